@@ -1,0 +1,2 @@
+// Package lang detects a file's language from its name and content.
+package lang
