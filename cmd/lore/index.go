@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/lore-dev/lore/internal/config"
+	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/index"
+)
+
+func init() {
+	register("index", command{summary: "build or update the index of a folder (default: .)", run: runIndex})
+}
+
+func runIndex(ctx context.Context, a *app, args []string) error {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	force := fs.Bool("force", false, "rebuild the index from scratch")
+	format := fs.String("format", "human", "output format: human or json")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
+	fs.Usage = func() { commandUsage(a.stdout, fs, "lore index [flags] [PATH]") }
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return helpOr(err, fs)
+	}
+	if len(pos) > 1 {
+		return usagef("index takes one folder, got %d arguments", len(pos))
+	}
+	if *format != "human" && *format != "json" {
+		return usagef("--format must be human or json, got %q", *format)
+	}
+	target := "."
+	if len(pos) == 1 {
+		target = pos[0]
+	}
+	root, err := fsroot.Open(target)
+	if err != nil {
+		return err
+	}
+	indexPath, err := config.IndexPath(a.indexFlag, root.Path())
+	if err != nil {
+		return err
+	}
+	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder}
+	bar := newProgressBar(a.stderr, *quiet)
+	opts.Progress = bar.update
+	stats, err := index.Run(ctx, opts)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(stats)
+	}
+	fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
+	fmt.Fprintf(a.stdout, "  files scanned   %d\n  files indexed   %d\n  unchanged       %d\n  deleted         %d\n  chunks          %d\n  errors          %d\n  duration        %s\n  index           %s\n",
+		stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors,
+		stats.Duration.Round(time.Millisecond), stats.IndexPath)
+	for _, fe := range stats.FileErrors {
+		fmt.Fprintf(a.stdout, "  error: %s: %s\n", fe.Path, fe.Message)
+	}
+	return nil
+}
+
+// progressBar draws "files processed / total" on a terminal's stderr; it
+// stays silent when stderr is not a terminal or with --quiet.
+type progressBar struct {
+	w       io.Writer
+	enabled bool
+	mu      sync.Mutex
+	last    time.Time
+	drawn   bool
+}
+
+func newProgressBar(w io.Writer, quiet bool) *progressBar {
+	enabled := false
+	if f, ok := w.(*os.File); ok && !quiet {
+		enabled = isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+	}
+	return &progressBar{w: w, enabled: enabled}
+}
+
+func (p *progressBar) update(pr index.Progress) {
+	if !p.enabled {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pr.Done != pr.Total && time.Since(p.last) < 50*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	const width = 30
+	filled := width
+	if pr.Total > 0 {
+		filled = width * pr.Done / pr.Total
+	}
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d files", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.Done, pr.Total)
+	p.drawn = true
+}
+
+func (p *progressBar) finish() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// commandUsage prints a subcommand's usage line and flags.
+func commandUsage(w io.Writer, fs *flag.FlagSet, line string) {
+	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", line)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// helpOr turns -h into printed usage and a clean exit, and passes other
+// flag errors through as usage errors.
+func helpOr(err error, fs *flag.FlagSet) error {
+	if err == flag.ErrHelp {
+		fs.Usage()
+		return errHelp
+	}
+	return err
+}
+
+// errHelp ends a command after it printed its usage on request (exit 0).
+var errHelp = &usageError{}
+
+// absPath is filepath.Abs that keeps the user's spelling in errors.
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}

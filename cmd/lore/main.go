@@ -1,0 +1,136 @@
+// Command lore indexes a repository into one SQLite file and answers ranked
+// code searches over it, from the command line and over MCP.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/lore-dev/lore/internal/errs"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// app carries what every subcommand shares: output streams and global flags.
+type app struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	indexFlag      string // --index: the index file, overriding LORE_INDEX and the default
+}
+
+// command is one subcommand of lore.
+type command struct {
+	summary string
+	run     func(ctx context.Context, a *app, args []string) error
+}
+
+// commands is filled by each subcommand's file in its init function, so a
+// subcommand lives in one place.
+var commands = map[string]command{}
+
+func register(name string, c command) { commands[name] = c }
+
+// usageError marks a mistake in how lore was called (exit code 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runMain(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// runMain runs lore with args and returns the process exit code.
+func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr, stdin: stdin}
+	// Global flags come before the subcommand: lore [--index FILE] <command> ...
+	for len(args) > 0 {
+		switch arg := args[0]; {
+		case arg == "--index" || arg == "-index":
+			if len(args) < 2 {
+				fmt.Fprintln(stderr, "lore: --index needs a file")
+				return exitUsage
+			}
+			a.indexFlag, args = args[1], args[2:]
+			continue
+		case len(arg) > 8 && (arg[:8] == "--index=" || arg[:7] == "-index="):
+			a.indexFlag = arg[len("--index="):]
+			if arg[1] != '-' {
+				a.indexFlag = arg[len("-index="):]
+			}
+			args = args[1:]
+			continue
+		}
+		break
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "lore: unknown command %q\n\n", args[0])
+		printUsage(stderr)
+		return exitUsage
+	}
+	err := cmd.run(ctx, a, args[1:])
+	return reportError(stderr, err)
+}
+
+// reportError prints err for a person and maps it to an exit code; it is
+// the CLI's one place that turns errors into exit codes.
+func reportError(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	if err == errHelp {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		if ue.msg != "" {
+			fmt.Fprintf(stderr, "lore: %s\n", ue.msg)
+		}
+		return exitUsage
+	}
+	if errs.KindOf(err) == errs.Cancelled {
+		fmt.Fprintln(stderr, "lore: cancelled")
+		return exitError
+	}
+	fmt.Fprintf(stderr, "lore: %s\n", err)
+	return exitError
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "lore: a local-first code-context engine for AI coding assistants")
+	fmt.Fprintln(w, "\nUsage: lore [--index FILE] <command> [flags] [args]")
+	fmt.Fprintln(w, "\nCommands:")
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'lore <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "The index lives under the user cache directory unless --index or LORE_INDEX says otherwise.")
+}

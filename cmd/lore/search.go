@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lore-dev/lore/internal/config"
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/search"
+	"github.com/lore-dev/lore/internal/toon"
+)
+
+func init() {
+	register("search", command{summary: "ranked code search over an indexed folder", run: runSearch})
+}
+
+func runSearch(ctx context.Context, a *app, args []string) error {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	rootFlag := fs.String("root", ".", "the indexed folder")
+	limit := fs.Int("limit", search.DefaultLimit, "number of results")
+	format := fs.String("format", "human", "output format: human, json or toon")
+	ext := fs.String("ext", "", "only these file extensions, comma-separated (go,py)")
+	pathGlob := fs.String("path", "", "only paths matching this glob (** crosses folders)")
+	language := fs.String("lang", "", "only this language (go, python, typescript, …)")
+	semantic := fs.Float64("semantic-weight", -1, "weight of the semantic side, 0..1 (default 0.7)")
+	embedder := fs.String("embedder", "", "embedder to query with; must match the index's")
+	fs.Usage = func() { commandUsage(a.stdout, fs, "lore search [flags] QUERY") }
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return helpOr(err, fs)
+	}
+	query := strings.Join(pos, " ")
+	if strings.TrimSpace(query) == "" {
+		return errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+	}
+	if *limit <= 0 {
+		return usagef("--limit must be positive, got %d", *limit)
+	}
+	switch *format {
+	case "human", "json", "toon":
+	default:
+		return usagef("--format must be human, json or toon, got %q", *format)
+	}
+	opts := search.Options{Query: query, Limit: *limit, PathGlob: *pathGlob, Language: *language}
+	if *ext != "" {
+		opts.Extensions = strings.Split(*ext, ",")
+	}
+	if *semantic != -1 {
+		if *semantic < 0 || *semantic > 1 {
+			return usagef("--semantic-weight must be between 0 and 1, got %g", *semantic)
+		}
+		opts.SemanticWeight = semantic
+	}
+	_ = embedder // the embedder is recorded in the index; the flag only checks it matches
+
+	root, err := fsroot.Open(*rootFlag)
+	if err != nil {
+		return err
+	}
+	eng, err := openEngine(ctx, a, root.Path())
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	resp, err := eng.Search(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return writeResponse(a.stdout, *format, resp)
+}
+
+// openEngine opens the index of root, turning a missing index into the
+// message that tells the user what to run.
+func openEngine(ctx context.Context, a *app, root string) (*search.Engine, error) {
+	indexPath, err := config.IndexPath(a.indexFlag, root)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := search.Open(ctx, indexPath)
+	if err != nil {
+		if errs.KindOf(err) == errs.NoIndex {
+			if e, ok := errs.As(err); ok && e.Code == "INDEX_OUTDATED" {
+				return nil, err
+			}
+			return nil, errs.New(errs.NoIndex, "NO_INDEX", "no index for %s; run \"lore index %s\" first", root, root)
+		}
+		return nil, err
+	}
+	return eng, nil
+}
+
+func writeResponse(w io.Writer, format string, resp *search.Response) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(resp)
+	case "toon":
+		b, err := toon.Marshal(resp)
+		if err != nil {
+			return fmt.Errorf("encoding TOON: %w", err)
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	if len(resp.Results) == 0 {
+		fmt.Fprintf(w, "no results for %q\n", resp.Query)
+		return nil
+	}
+	for i, r := range resp.Results {
+		fmt.Fprintf(w, "%2d. %s:%d-%d  %s  %d%%\n", i+1, r.Path, r.StartLine, r.EndLine, r.Kind, r.RelevancePercent)
+		if r.Breadcrumb != "" {
+			fmt.Fprintf(w, "    in %s\n", r.Breadcrumb)
+		}
+		if r.Signature != "" {
+			fmt.Fprintf(w, "    %s\n", r.Signature)
+		}
+		for _, line := range excerpt(r.Content, 3) {
+			fmt.Fprintf(w, "    │ %s\n", line)
+		}
+	}
+	fmt.Fprintf(w, "%d of %d results in %.1f ms\n", len(resp.Results), resp.Total, resp.TookMS)
+	return nil
+}
+
+// excerpt returns up to n non-blank lines of content, shortened for a terminal.
+func excerpt(content string, n int) []string {
+	var out []string
+	for _, line := range strings.Split(content, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		line = strings.ReplaceAll(line, "\t", "    ")
+		if r := []rune(line); len(r) > 100 {
+			line = string(r[:99]) + "…"
+		}
+		out = append(out, line)
+		if len(out) == n {
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+// Package index builds and incrementally updates a root's index: walk,
+// parse into chunks, store, in one atomic commit.
+package index
+
+import (
+	"context"
+	"time"
+)
+
+// Options says what to index and where.
+type Options struct {
+	Root      string         // the directory to index; made absolute
+	IndexPath string         // the SQLite file; empty means the default for Root
+	Force     bool           // rebuild from scratch instead of updating
+	Embedder  string         // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
+	Workers   int            // parse workers; 0 means GOMAXPROCS
+	Progress  func(Progress) // called as files are processed; may be nil
+}
+
+// Progress reports how far an index run is.
+type Progress struct {
+	Done  int    // files processed so far
+	Total int    // files to process
+	Path  string // the file just processed, relative to the root
+}
+
+// Stats is what an index run did.
+type Stats struct {
+	Root       string        `json:"root"`
+	IndexPath  string        `json:"index_path"`
+	Scanned    int           `json:"files_scanned"`
+	Indexed    int           `json:"files_indexed"`
+	Unchanged  int           `json:"files_unchanged"`
+	Deleted    int           `json:"files_deleted"`
+	Chunks     int           `json:"chunks"`
+	Errors     int           `json:"errors"`
+	FileErrors []FileError   `json:"file_errors,omitempty"`
+	Duration   time.Duration `json:"-"`
+	DurationMS int64         `json:"duration_ms"`
+}
+
+// FileError is a file that could not be indexed; the run goes on without it.
+type FileError struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// Run indexes opts.Root. Cancelling ctx stops the run promptly and leaves
+// the previous index untouched.
+func Run(ctx context.Context, opts Options) (*Stats, error) {
+	return run(ctx, opts)
+}

@@ -1,0 +1,343 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lore-dev/lore/internal/chunk"
+	"github.com/lore-dev/lore/internal/config"
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/lang"
+	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/tokenize"
+)
+
+// defaultCollection is the collection a root's own index file holds.
+const defaultCollection = "default"
+
+// binaryProbe is how much of a file is checked for NUL bytes.
+const binaryProbe = 8 << 10
+
+// outcome is what processing one walked file produced.
+type outcome int
+
+const (
+	outUnchanged outcome = iota // same size and mtime, or same hash
+	outChanged                  // new or modified: chunks to write
+	outSkipped                  // binary or not indexable: drop it if it was indexed
+	outFailed                   // could not be read
+)
+
+// fileResult is one walked file after parsing.
+type fileResult struct {
+	file    fsroot.File
+	outcome outcome
+	known   store.FileState
+	isKnown bool
+	record  store.File
+	chunks  []store.Chunk
+	err     error
+}
+
+func run(ctx context.Context, opts Options) (*Stats, error) {
+	start := time.Now()
+	root, err := fsroot.Open(opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	indexPath := opts.IndexPath
+	if indexPath == "" {
+		if indexPath, err = config.DefaultIndexPath(root.Path()); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
+	st, err := store.Open(ctx, indexPath)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+
+	coll, err := st.EnsureCollection(ctx, defaultCollection, root.Path())
+	if err != nil {
+		return nil, err
+	}
+	known, err := st.FileStates(ctx, coll)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Force {
+		known = map[string]store.FileState{}
+	}
+
+	files, err := walk(ctx, root, indexPath)
+	if err != nil {
+		return nil, err
+	}
+	stats := &Stats{Root: root.Path(), IndexPath: indexPath, Scanned: len(files)}
+
+	tx, err := st.Begin(ctx, coll)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			tx.Rollback()
+		}
+	}()
+	if opts.Force {
+		if err := tx.DeleteAll(ctx); err != nil {
+			return nil, err
+		}
+	}
+
+	seen := make(map[string]bool, len(files))
+	results := process(ctx, files, known, opts.Workers)
+	for i := range files {
+		var r *fileResult
+		select {
+		case r = <-results[i]:
+		case <-ctx.Done():
+			return nil, cancelled(ctx.Err())
+		}
+		seen[r.file.Rel] = true
+		if err := apply(ctx, tx, r, stats); err != nil {
+			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Done: i + 1, Total: len(files), Path: r.file.Rel})
+		}
+	}
+	for p, k := range known {
+		if !seen[p] {
+			if err := tx.DeleteFile(ctx, k.ID); err != nil {
+				return nil, err
+			}
+			stats.Deleted++
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
+	if err := writeMeta(ctx, tx, st, root.Path(), stats); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	committed = true
+	stats.Duration = time.Since(start)
+	stats.DurationMS = stats.Duration.Milliseconds()
+	return stats, nil
+}
+
+func cancelled(err error) error {
+	return (&errs.Error{Kind: errs.Cancelled, Code: "CANCELLED", Message: "indexing cancelled; the previous index is unchanged"}).Wrap(err)
+}
+
+// walk lists the files to index, leaving out the index itself when it lives
+// inside the root.
+func walk(ctx context.Context, root *fsroot.Root, indexPath string) ([]fsroot.File, error) {
+	indexAbs, _ := filepath.Abs(indexPath)
+	var files []fsroot.File
+	err := root.Walk(ctx, fsroot.WalkOptions{}, func(f fsroot.File) error {
+		if strings.HasPrefix(f.Abs, indexAbs) {
+			return nil // the index file and its -wal/-shm companions
+		}
+		if generatedName(f.Rel) {
+			return nil
+		}
+		files = append(files, f)
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, cancelled(ctx.Err())
+		}
+		return nil, fmt.Errorf("walking %s: %w", root.Path(), err)
+	}
+	return files, nil
+}
+
+// generatedName reports files that are machine-written even though they are
+// not ignored: lock files and minified bundles are noise to a code search.
+func generatedName(rel string) bool {
+	base := path.Base(rel)
+	switch base {
+	case "go.sum", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "Gemfile.lock",
+		"poetry.lock", "composer.lock", "Pipfile.lock", "mix.lock", "pubspec.lock", "Package.resolved", "uv.lock", "bun.lockb":
+		return true
+	}
+	return strings.HasSuffix(base, ".min.js") || strings.HasSuffix(base, ".min.css") || strings.HasSuffix(base, ".map")
+}
+
+// process parses files on a pool of workers. The i-th channel delivers the
+// i-th file's result, so the writer consumes them in walk order and the
+// index is the same whatever the scheduling.
+func process(ctx context.Context, files []fsroot.File, known map[string]store.FileState, workers int) []chan *fileResult {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]chan *fileResult, len(files))
+	for i := range results {
+		results[i] = make(chan *fileResult, 1)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := files[i]
+				k, ok := known[f.Rel]
+				results[i] <- processFile(f, k, ok)
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return results
+}
+
+func processFile(f fsroot.File, known store.FileState, isKnown bool) *fileResult {
+	r := &fileResult{file: f, known: known, isKnown: isKnown}
+	mtime := f.ModTime.UnixNano()
+	if isKnown && known.Size == f.Size && known.MTimeNS == mtime {
+		r.outcome = outUnchanged
+		return r
+	}
+	src, err := os.ReadFile(f.Abs)
+	if err != nil {
+		r.outcome, r.err = outFailed, err
+		return r
+	}
+	head := src
+	if len(head) > binaryProbe {
+		head = head[:binaryProbe]
+	}
+	if fsroot.IsBinary(head) {
+		r.outcome = outSkipped
+		return r
+	}
+	sum := sha256.Sum256(src)
+	hash := hex.EncodeToString(sum[:16])
+	if isKnown && known.Hash == hash {
+		r.outcome = outUnchanged
+		r.record.MTimeNS = mtime
+		return r
+	}
+	language := lang.Detect(f.Rel, head)
+	if language == "" {
+		language = "text"
+	}
+	chunks := chunk.Split(f.Rel, language, src)
+	r.outcome = outChanged
+	r.record = store.File{Path: f.Rel, Language: language, Size: f.Size, Hash: hash, MTimeNS: mtime, Lines: countLines(src)}
+	r.chunks = make([]store.Chunk, len(chunks))
+	pathTerms := tokenize.Join(tokenize.Terms(f.Rel))
+	for i, c := range chunks {
+		r.chunks[i] = store.Chunk{
+			StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Symbols: c.Symbols,
+			Signature: c.Signature, Breadcrumb: c.Breadcrumb, DocComment: c.DocComment, Content: c.Content,
+			Terms: store.Terms{
+				Symbols:   tokenize.Join(tokenize.Terms(strings.Join(c.Symbols, " "))),
+				Path:      pathTerms,
+				Signature: tokenize.Join(tokenize.Terms(c.Signature)),
+				Doc:       tokenize.Join(tokenize.Terms(c.DocComment)),
+				Body:      tokenize.Join(tokenize.Terms(c.Content)),
+			},
+		}
+	}
+	return r
+}
+
+func countLines(src []byte) int {
+	if len(src) == 0 {
+		return 0
+	}
+	n := bytes.Count(src, []byte{'\n'})
+	if src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// apply writes one file's result into the transaction and counts it.
+func apply(ctx context.Context, tx *store.Tx, r *fileResult, stats *Stats) error {
+	switch r.outcome {
+	case outUnchanged:
+		stats.Unchanged++
+		if r.record.MTimeNS != 0 {
+			return tx.TouchFile(ctx, r.known.ID, r.record.MTimeNS)
+		}
+		return nil
+	case outSkipped:
+		if r.isKnown {
+			stats.Deleted++
+			return tx.DeleteFile(ctx, r.known.ID)
+		}
+		return nil
+	case outFailed:
+		stats.Errors++
+		stats.FileErrors = append(stats.FileErrors, FileError{Path: r.file.Rel, Message: r.err.Error()})
+		return nil // keep whatever was indexed before for this file
+	}
+	if r.isKnown {
+		if err := tx.DeleteFile(ctx, r.known.ID); err != nil {
+			return err
+		}
+	}
+	if err := tx.PutFile(ctx, r.record, r.chunks); err != nil {
+		return err
+	}
+	stats.Indexed++
+	stats.Chunks += len(r.chunks)
+	return nil
+}
+
+// writeMeta records what status reports: when, from which commit, counts.
+func writeMeta(ctx context.Context, tx *store.Tx, st *store.Store, root string, stats *Stats) error {
+	now := time.Now().UTC()
+	var files, chunks int
+	if err := tx.SQL().QueryRowContext(ctx, `SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks)`).Scan(&files, &chunks); err != nil {
+		return fmt.Errorf("counting the index: %w", err)
+	}
+	meta := map[string]string{
+		"root":        root,
+		"indexed_at":  now.Format(time.RFC3339),
+		"git_commit":  gitCommit(root),
+		"file_count":  strconv.Itoa(files),
+		"chunk_count": strconv.Itoa(chunks),
+		"generation":  strconv.FormatInt(now.UnixNano(), 10),
+	}
+	for _, k := range []string{"root", "indexed_at", "git_commit", "file_count", "chunk_count", "generation"} {
+		if err := tx.SetMeta(ctx, k, meta[k]); err != nil {
+			return err
+		}
+	}
+	return tx.MarkIndexed(ctx, now)
+}

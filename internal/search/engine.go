@@ -1,0 +1,220 @@
+package search
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/lang"
+	"github.com/lore-dev/lore/internal/store"
+)
+
+// DefaultLimit is how many results a query returns unless told otherwise.
+const DefaultLimit = 20
+
+// MaxLimit bounds a query's result count.
+const MaxLimit = 1000
+
+// DefaultSemanticWeight is the weight of the semantic side in fusion.
+const DefaultSemanticWeight = 0.7
+
+// Engine answers queries over one index file. It is safe for concurrent
+// use and notices when the index was rebuilt.
+type Engine struct {
+	st *store.Store
+
+	mu         sync.Mutex
+	generation string
+	files      []store.FileRow // every indexed file, for filters and file-level signals
+}
+
+// Open opens the index at indexPath for queries.
+func Open(ctx context.Context, indexPath string) (*Engine, error) {
+	st, err := store.OpenReadOnly(ctx, indexPath)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{st: st}, nil
+}
+
+// Close releases the index.
+func (e *Engine) Close() error { return e.st.Close() }
+
+// Store is the underlying index, for status reports.
+func (e *Engine) Store() *store.Store { return e.st }
+
+// snapshot returns the file list, reloading it when the index changed.
+func (e *Engine) snapshot(ctx context.Context) ([]store.FileRow, error) {
+	meta, err := e.st.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.files != nil && meta["generation"] == e.generation {
+		return e.files, nil
+	}
+	files, err := e.st.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.files, e.generation = files, meta["generation"]
+	return files, nil
+}
+
+// Search runs one query.
+func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
+	start := time.Now()
+	if strings.TrimSpace(opts.Query) == "" {
+		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+	}
+	limit := opts.Limit
+	switch {
+	case limit == 0:
+		limit = DefaultLimit
+	case limit < 0:
+		return nil, errs.New(errs.Invalid, "LIMIT_INVALID", "limit must be positive, got %d", limit)
+	case limit > MaxLimit:
+		limit = MaxLimit
+	}
+	if w := opts.SemanticWeight; w != nil && (*w < 0 || *w > 1) {
+		return nil, errs.New(errs.Invalid, "INVALID_ARGUMENT", "semantic_weight must be between 0 and 1, got %g", *w)
+	}
+	files, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	only, err := filterFiles(files, opts)
+	if err != nil {
+		return nil, err
+	}
+	q := Analyze(opts.Query)
+	resp := &Response{Query: opts.Query, Results: []Result{}}
+	if len(q.Terms) == 0 || (only != nil && len(only) == 0) {
+		resp.TookMS = msSince(start)
+		return resp, nil
+	}
+	hits, err := e.st.Match(ctx, ftsMatch(q.Terms), weights.columns, candidateCount(limit), only)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	rows, err := e.st.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	ranked := rank(q, hits, rows)
+	resp.Total = len(ranked)
+	if len(ranked) > limit {
+		ranked = ranked[:limit]
+	}
+	resp.Results = present(ranked)
+	resp.TookMS = msSince(start)
+	return resp, nil
+}
+
+// candidateCount is how many full-text hits are re-ranked for a page of
+// limit results.
+func candidateCount(limit int) int {
+	n := limit * 10
+	if n < 200 {
+		n = 200
+	}
+	return n
+}
+
+func msSince(t time.Time) float64 {
+	return float64(time.Since(t).Microseconds()) / 1000
+}
+
+// filterFiles returns the ids of files the filters allow, or nil when there
+// are no filters.
+func filterFiles(files []store.FileRow, opts Options) ([]int64, error) {
+	if len(opts.Extensions) == 0 && opts.PathGlob == "" && opts.Language == "" && !opts.DocsOnly {
+		return nil, nil
+	}
+	exts := map[string]bool{}
+	for _, x := range opts.Extensions {
+		x = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(x), "."))
+		if x != "" {
+			exts[x] = true
+		}
+	}
+	var glob *pathMatcher
+	if opts.PathGlob != "" {
+		var err error
+		if glob, err = compileGlob(opts.PathGlob); err != nil {
+			return nil, errs.New(errs.Invalid, "INVALID_ARGUMENT", "invalid path filter: %v", err)
+		}
+	}
+	language := strings.ToLower(strings.TrimSpace(opts.Language))
+	only := []int64{}
+	for _, f := range files {
+		if len(exts) > 0 && !exts[strings.ToLower(strings.TrimPrefix(path.Ext(f.Path), "."))] {
+			continue
+		}
+		if glob != nil && !glob.match(f.Path) {
+			continue
+		}
+		if language != "" && f.Language != language {
+			continue
+		}
+		if opts.DocsOnly && !lang.IsDoc(f.Language) {
+			continue
+		}
+		only = append(only, f.ID)
+	}
+	return only, nil
+}
+
+// present turns ranked chunks into results with relevance percentages
+// relative to the best result.
+func present(ranked []scored) []Result {
+	out := make([]Result, len(ranked))
+	top := 0.0
+	if len(ranked) > 0 {
+		top = ranked[0].score
+	}
+	for i, s := range ranked {
+		pct := 0
+		if top > 0 {
+			pct = int(s.score/top*100 + 0.5)
+		}
+		symbols := s.row.Symbols
+		if symbols == nil {
+			symbols = []string{}
+		}
+		out[i] = Result{
+			Path: s.row.Path, StartLine: s.row.StartLine, EndLine: s.row.EndLine,
+			Language: s.row.Language, Kind: s.row.Kind, Symbols: symbols,
+			Signature: s.row.Signature, Breadcrumb: s.row.Breadcrumb, DocComment: s.row.DocComment,
+			Score: roundScore(s.score), RelevancePercent: pct, Content: s.row.Content,
+		}
+	}
+	return out
+}
+
+func roundScore(x float64) float64 {
+	return float64(int64(x*1e6+0.5)) / 1e6
+}
+
+// sortScored orders by score, then path, then start line: the documented,
+// deterministic order.
+func sortScored(s []scored) {
+	sort.SliceStable(s, func(i, j int) bool {
+		if s[i].score != s[j].score {
+			return s[i].score > s[j].score
+		}
+		if s[i].row.Path != s[j].row.Path {
+			return s[i].row.Path < s[j].row.Path
+		}
+		return s[i].row.StartLine < s[j].row.StartLine
+	})
+}

@@ -1,0 +1,166 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Weights are the BM25 column weights of the full-text table, in column
+// order: symbols, path, signature, doc, body.
+type Weights [5]float64
+
+// Hit is a chunk that matched a full-text query, with its BM25 score
+// (higher is better; SQLite's bm25() is negated here).
+type Hit struct {
+	ChunkID int64
+	BM25    float64
+}
+
+// Match runs an FTS5 MATCH expression and returns up to limit chunks by
+// descending BM25, ties broken by chunk id so the order is deterministic.
+//
+// When onlyFiles is non-nil, only chunks of those files are considered (the
+// search filters: extensions, path globs, languages).
+func (s *Store) Match(ctx context.Context, match string, w Weights, limit int, onlyFiles []int64) ([]Hit, error) {
+	q := fmt.Sprintf(`SELECT rowid, -bm25(chunks_fts, %s, %s, %s, %s, %s) AS score
+		FROM chunks_fts WHERE chunks_fts MATCH ?`, f(w[0]), f(w[1]), f(w[2]), f(w[3]), f(w[4]))
+	args := []any{match}
+	if onlyFiles != nil {
+		q += ` AND rowid IN (SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)))`
+		args = append(args, idList(onlyFiles, "[", "]"))
+	}
+	q += ` ORDER BY score DESC, rowid LIMIT ?`
+	args = append(args, limit)
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("full-text query: %w", err)
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		if err := rows.Scan(&h.ChunkID, &h.BM25); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func f(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// ChunkRow is a stored chunk with its file's path and language.
+type ChunkRow struct {
+	ID         int64
+	FileID     int64
+	Path       string
+	Language   string
+	StartLine  int
+	EndLine    int
+	Kind       string
+	Symbols    []string
+	Signature  string
+	Breadcrumb string
+	DocComment string
+	Content    string
+}
+
+// Chunks loads the given chunks by id.
+func (s *Store) Chunks(ctx context.Context, ids []int64) (map[int64]ChunkRow, error) {
+	out := make(map[int64]ChunkRow, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.path, f.language, c.start_line, c.end_line, c.kind,
+		c.symbols, c.signature, c.breadcrumb, c.doc_comment, c.content
+		FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN `+idList(ids, "(", ")"))
+	if err != nil {
+		return nil, fmt.Errorf("loading chunks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c ChunkRow
+		var symbols string
+		if err := rows.Scan(&c.ID, &c.FileID, &c.Path, &c.Language, &c.StartLine, &c.EndLine, &c.Kind,
+			&symbols, &c.Signature, &c.Breadcrumb, &c.DocComment, &c.Content); err != nil {
+			return nil, err
+		}
+		if symbols != "" {
+			c.Symbols = strings.Split(symbols, "\n")
+		}
+		out[c.ID] = c
+	}
+	return out, rows.Err()
+}
+
+// FileRow is an indexed file.
+type FileRow struct {
+	ID       int64
+	Path     string
+	Language string
+	Lines    int
+	Chunks   int
+}
+
+// Files lists every indexed file with its chunk count, by path.
+func (s *Store) Files(ctx context.Context) ([]FileRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.path, f.language, f.lines,
+		(SELECT count(*) FROM chunks c WHERE c.file_id = f.id) FROM files f ORDER BY f.path`)
+	if err != nil {
+		return nil, fmt.Errorf("listing files: %w", err)
+	}
+	defer rows.Close()
+	var out []FileRow
+	for rows.Next() {
+		var r FileRow
+		if err := rows.Scan(&r.ID, &r.Path, &r.Language, &r.Lines, &r.Chunks); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// LanguageCount is how many files and chunks of one language an index holds.
+type LanguageCount struct {
+	Language string `json:"language"`
+	Files    int    `json:"files"`
+	Chunks   int    `json:"chunks"`
+}
+
+// LanguageCounts counts files and chunks per language, most files first.
+func (s *Store) LanguageCounts(ctx context.Context) ([]LanguageCount, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT f.language, count(DISTINCT f.id), count(c.id)
+		FROM files f LEFT JOIN chunks c ON c.file_id = f.id
+		GROUP BY f.language ORDER BY count(DISTINCT f.id) DESC, f.language`)
+	if err != nil {
+		return nil, fmt.Errorf("counting languages: %w", err)
+	}
+	defer rows.Close()
+	var out []LanguageCount
+	for rows.Next() {
+		var lc LanguageCount
+		if err := rows.Scan(&lc.Language, &lc.Files, &lc.Chunks); err != nil {
+			return nil, err
+		}
+		out = append(out, lc)
+	}
+	return out, rows.Err()
+}
+
+// idList renders ids as a comma-separated list between open and close;
+// ids are integers, so this is safe to splice into SQL.
+func idList(ids []int64, open, close string) string {
+	var b strings.Builder
+	b.WriteString(open)
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteString(close)
+	return b.String()
+}

@@ -1,0 +1,142 @@
+// Package tokenize turns code and queries into the code-aware terms lore
+// indexes: identifiers are split at camelCase, snake_case, kebab-case and
+// digit boundaries, lower-cased, and kept whole as well, so that both
+// "RouteContext" and "route context" find a definition of RouteContext.
+package tokenize
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxTermLen bounds a term; longer runs (base64 blobs, minified code) are
+// not useful search terms.
+const MaxTermLen = 64
+
+// Identifiers returns the identifier-like runs of text (letters, digits and
+// underscores, starting with a letter or underscore, or a run of digits), in
+// order of appearance.
+func Identifiers(text string) []string {
+	var out []string
+	start := -1
+	for i, r := range text {
+		word := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		if word && start < 0 {
+			start = i
+		}
+		if !word && start >= 0 {
+			out = appendIdent(out, text[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = appendIdent(out, text[start:])
+	}
+	return out
+}
+
+func appendIdent(out []string, id string) []string {
+	id = strings.Trim(id, "_")
+	if id == "" || len(id) > MaxTermLen {
+		return out
+	}
+	return append(out, id)
+}
+
+// SplitIdentifier splits one identifier into its lower-cased parts:
+// "parseHTTPRequest2" → [parse http request 2], "max_line_len" → [max line len].
+// A single-part identifier yields itself.
+func SplitIdentifier(id string) []string {
+	var parts []string
+	for _, piece := range strings.FieldsFunc(id, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		parts = appendCamelParts(parts, piece)
+	}
+	return parts
+}
+
+// appendCamelParts splits s at lower→Upper, Upper→Upper+lower (the end of an
+// acronym), and letter↔digit boundaries.
+func appendCamelParts(parts []string, s string) []string {
+	runes := []rune(s)
+	start := 0
+	for i := 1; i < len(runes); i++ {
+		prev, cur := runes[i-1], runes[i]
+		boundary := false
+		switch {
+		case unicode.IsLower(prev) && unicode.IsUpper(cur):
+			boundary = true
+		case unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
+			boundary = true
+		case unicode.IsDigit(prev) != unicode.IsDigit(cur):
+			boundary = true
+		}
+		if boundary {
+			parts = append(parts, strings.ToLower(string(runes[start:i])))
+			start = i
+		}
+	}
+	if start < len(runes) {
+		parts = append(parts, strings.ToLower(string(runes[start:])))
+	}
+	return parts
+}
+
+// Terms returns the index terms of text: for every identifier its
+// lower-cased whole form (underscores kept) and, when it has several parts,
+// each part. Order follows the text; duplicates are kept, since term
+// frequency matters for ranking.
+func Terms(text string) []string {
+	ids := Identifiers(text)
+	out := make([]string, 0, len(ids)*2)
+	for _, id := range ids {
+		out = appendTerms(out, id)
+	}
+	return out
+}
+
+func appendTerms(out []string, id string) []string {
+	whole := strings.ToLower(id)
+	out = append(out, whole)
+	parts := SplitIdentifier(id)
+	if len(parts) > 1 {
+		for _, p := range parts {
+			if p != whole && p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Join renders terms as the space-separated text lore stores in its
+// full-text columns.
+func Join(terms []string) string { return strings.Join(terms, " ") }
+
+// IsIdentifierLike reports whether s looks like a single code identifier
+// rather than a word of prose: it has an inner capital (camelCase,
+// PascalCase with two humps, ALLCAPS), an underscore, a digit run after
+// letters, or qualifier punctuation such as :: . -> or #.
+func IsIdentifierLike(s string) bool {
+	if strings.ContainsAny(s, "_:#") || strings.Contains(s, "->") {
+		return true
+	}
+	if strings.Contains(strings.Trim(s, "."), ".") {
+		return true
+	}
+	upper, lower := 0, 0
+	for i, r := range s {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+			if i > 0 {
+				return true // an inner capital: camelCase or PascalCase with humps
+			}
+		case unicode.IsLower(r):
+			lower++
+		}
+	}
+	// A single capitalised word ("Mux", "Router") is identifier-like too when
+	// the query is that one word; the caller decides with the word count.
+	return upper > 0 && lower == 0 && utf8.RuneCountInString(s) > 1
+}
