@@ -13,6 +13,7 @@ type Options struct {
 	IndexPath string         // the SQLite file; empty means the default for Root
 	Force     bool           // rebuild from scratch instead of updating
 	Embedder  string         // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
+	SpecsDir  string         // where specs live, relative to Root; empty finds openspec/ and specs/
 	Workers   int            // parse workers; 0 means GOMAXPROCS
 	Progress  func(Progress) // called as files are processed; may be nil
 }
@@ -35,6 +36,9 @@ type Stats struct {
 	Chunks     int           `json:"chunks"`
 	Errors     int           `json:"errors"`
 	FileErrors []FileError   `json:"file_errors,omitempty"`
+	Packages   int           `json:"packages"`
+	Specs      int           `json:"specs"`
+	Warnings   []FileError   `json:"warnings,omitempty"` // manifests and specs that could not be parsed
 	Duration   time.Duration `json:"-"`
 	DurationMS int64         `json:"duration_ms"`
 }

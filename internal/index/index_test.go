@@ -319,7 +319,9 @@ func TestKillMidway(t *testing.T) {
 			t.Fatalf("attempt %d: index unreadable after kill: %v", attempt, err)
 		}
 		var check string
+		var generated int
 		st.DB().QueryRow(`PRAGMA integrity_check`).Scan(&check)
+		st.DB().QueryRow(`SELECT count(*) FROM files WHERE path LIKE 'gen/%'`).Scan(&generated)
 		st.Close()
 		if check != "ok" {
 			t.Fatalf("attempt %d: integrity_check = %q", attempt, check)
@@ -328,9 +330,13 @@ func TestKillMidway(t *testing.T) {
 			t.Fatalf("attempt %d: previous content lost after kill", attempt)
 		}
 		// Either all generated files are in, or none.
-		n := len(query(t, indexPath, "generated", func(o *search.Options) { o.Limit = 1000; o.PathGlob = "gen/**" }))
-		if n != 0 && n < 1000 {
-			t.Fatalf("attempt %d: a partial index is visible: %d generated chunks", attempt, n)
+		if generated != 0 && generated != len(big) {
+			t.Fatalf("attempt %d: a partial index is visible: %d of %d generated files", attempt, generated, len(big))
+		}
+		if generated == len(big) {
+			if res := query(t, indexPath, "Generated1234", nil); len(res) == 0 || res[0].Path != "gen/f1234.go" {
+				t.Fatalf("attempt %d: the new index is not searchable: %v", attempt, paths(res))
+			}
 		}
 	}
 }

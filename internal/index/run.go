@@ -80,6 +80,9 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
+	if meta, err := st.Meta(ctx); err == nil && meta["rebuild_required"] == "1" {
+		opts.Force = true // the schema changed under this index
+	}
 	if opts.Force {
 		known = map[string]store.FileState{}
 	}
@@ -134,10 +137,13 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
+	if err := saveProjectFacts(ctx, tx, root.Path(), files, opts.SpecsDir, stats); err != nil {
+		return nil, err
+	}
 	if err := writeMeta(ctx, tx, st, root.Path(), stats); err != nil {
 		return nil, err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := tx.Commit(ctx); err != nil {
 		return nil, err
 	}
 	committed = true
@@ -258,18 +264,28 @@ func processFile(f fsroot.File, known store.FileState, isKnown bool) *fileResult
 	r.outcome = outChanged
 	r.record = store.File{Path: f.Rel, Language: language, Size: f.Size, Hash: hash, MTimeNS: mtime, Lines: countLines(src)}
 	r.chunks = make([]store.Chunk, len(chunks))
-	pathTerms := tokenize.Join(tokenize.Terms(f.Rel))
+	pathTerms := tokenize.Terms(f.Rel)
+	nameTerms := tokenize.Terms(strings.TrimSuffix(path.Base(f.Rel), path.Ext(f.Rel)))
+	dirTerms := tokenize.Terms(path.Dir(f.Rel))
 	for i, c := range chunks {
+		var terms [store.NumFields][]string
+		terms[store.FieldSymbols] = tokenize.Terms(strings.Join(c.Symbols, " "))
+		terms[store.FieldName] = nameTerms
+		terms[store.FieldPath] = dirTerms
+		terms[store.FieldSignature] = tokenize.Terms(c.Signature)
+		terms[store.FieldDoc] = tokenize.Terms(c.DocComment)
+		terms[store.FieldBody] = tokenize.Terms(c.Content)
 		r.chunks[i] = store.Chunk{
 			StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Symbols: c.Symbols,
 			Signature: c.Signature, Breadcrumb: c.Breadcrumb, DocComment: c.DocComment, Content: c.Content,
 			Terms: store.Terms{
-				Symbols:   tokenize.Join(tokenize.Terms(strings.Join(c.Symbols, " "))),
-				Path:      pathTerms,
-				Signature: tokenize.Join(tokenize.Terms(c.Signature)),
-				Doc:       tokenize.Join(tokenize.Terms(c.DocComment)),
-				Body:      tokenize.Join(tokenize.Terms(c.Content)),
+				Symbols:   tokenize.Join(terms[store.FieldSymbols]),
+				Path:      tokenize.Join(pathTerms),
+				Signature: tokenize.Join(terms[store.FieldSignature]),
+				Doc:       tokenize.Join(terms[store.FieldDoc]),
+				Body:      tokenize.Join(terms[store.FieldBody]),
 			},
+			Stats: termStats(terms),
 		}
 	}
 	return r
@@ -327,17 +343,22 @@ func writeMeta(ctx context.Context, tx *store.Tx, st *store.Store, root string, 
 		return fmt.Errorf("counting the index: %w", err)
 	}
 	meta := map[string]string{
-		"root":        root,
-		"indexed_at":  now.Format(time.RFC3339),
-		"git_commit":  gitCommit(root),
-		"file_count":  strconv.Itoa(files),
-		"chunk_count": strconv.Itoa(chunks),
-		"generation":  strconv.FormatInt(now.UnixNano(), 10),
+		"root":          root,
+		"indexed_at":    now.Format(time.RFC3339),
+		"git_commit":    gitCommit(root),
+		"file_count":    strconv.Itoa(files),
+		"chunk_count":   strconv.Itoa(chunks),
+		"generation":    strconv.FormatInt(now.UnixNano(), 10),
+		"package_count": strconv.Itoa(stats.Packages),
+		"spec_count":    strconv.Itoa(stats.Specs),
 	}
-	for _, k := range []string{"root", "indexed_at", "git_commit", "file_count", "chunk_count", "generation"} {
+	for _, k := range []string{"root", "indexed_at", "git_commit", "file_count", "chunk_count", "generation", "package_count", "spec_count"} {
 		if err := tx.SetMeta(ctx, k, meta[k]); err != nil {
 			return err
 		}
+	}
+	if _, err := tx.SQL().ExecContext(ctx, `DELETE FROM meta WHERE key = 'rebuild_required'`); err != nil {
+		return err
 	}
 	return tx.MarkIndexed(ctx, now)
 }

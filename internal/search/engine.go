@@ -22,23 +22,37 @@ const MaxLimit = 1000
 // DefaultSemanticWeight is the weight of the semantic side in fusion.
 const DefaultSemanticWeight = 0.7
 
-// Engine answers queries over one index file. It is safe for concurrent
-// use and notices when the index was rebuilt.
+// Engine answers queries over one index file. It keeps the ranking's
+// per-chunk data in memory, reloads it when the index is rebuilt, and is
+// safe for concurrent use.
 type Engine struct {
 	st *store.Store
 
-	mu         sync.Mutex
-	generation string
-	files      []store.FileRow // every indexed file, for filters and file-level signals
+	mu   sync.Mutex
+	snap *snapshot
 }
 
-// Open opens the index at indexPath for queries.
+// snapshot is what the ranking reads of one generation of the index.
+type snapshot struct {
+	generation string
+	files      []store.FileRow  // every indexed file, for filters
+	lens       *store.DocLens   // field lengths of every chunk, by position
+	meta       []store.ChunkRow // metadata of every chunk, aligned with lens.IDs
+}
+
+// Open opens the index at indexPath for queries and loads what ranking
+// needs into memory.
 func Open(ctx context.Context, indexPath string) (*Engine, error) {
 	st, err := store.OpenReadOnly(ctx, indexPath)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{st: st}, nil
+	e := &Engine{st: st}
+	if _, err := e.load(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return e, nil
 }
 
 // Close releases the index.
@@ -47,23 +61,38 @@ func (e *Engine) Close() error { return e.st.Close() }
 // Store is the underlying index, for status reports.
 func (e *Engine) Store() *store.Store { return e.st }
 
-// snapshot returns the file list, reloading it when the index changed.
-func (e *Engine) snapshot(ctx context.Context) ([]store.FileRow, error) {
-	meta, err := e.st.Meta(ctx)
-	if err != nil {
-		return nil, err
+// load returns the current snapshot, reading it again when the index
+// changed since it was read.
+func (e *Engine) load(ctx context.Context) (*snapshot, error) {
+	var generation string
+	if err := e.st.DB().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'generation'`).Scan(&generation); err != nil {
+		return nil, errs.New(errs.NoIndex, "NO_INDEX", "the index at %s has not been built yet", e.st.Path()).Wrap(err)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.files != nil && meta["generation"] == e.generation {
-		return e.files, nil
+	if e.snap != nil && e.snap.generation == generation {
+		return e.snap, nil
 	}
 	files, err := e.st.Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.files, e.generation = files, meta["generation"]
-	return files, nil
+	lens, err := e.st.DocLens(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := e.st.AllChunkMeta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	meta := make([]store.ChunkRow, lens.Len())
+	for _, r := range rows {
+		if pos, ok := lens.Pos(r.ID); ok {
+			meta[pos] = r
+		}
+	}
+	e.snap = &snapshot{generation: generation, files: files, lens: lens, meta: meta}
+	return e.snap, nil
 }
 
 // Search runs one query.
@@ -84,50 +113,59 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if w := opts.SemanticWeight; w != nil && (*w < 0 || *w > 1) {
 		return nil, errs.New(errs.Invalid, "INVALID_ARGUMENT", "semantic_weight must be between 0 and 1, got %g", *w)
 	}
-	files, err := e.snapshot(ctx)
+	snap, err := e.load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	only, err := filterFiles(files, opts)
+	only, err := filterFiles(snap.files, opts)
 	if err != nil {
 		return nil, err
 	}
 	q := Analyze(opts.Query)
 	resp := &Response{Query: opts.Query, Results: []Result{}}
-	if len(q.Terms) == 0 || (only != nil && len(only) == 0) {
+	if len(q.Words) == 0 || (only != nil && len(only) == 0) {
 		resp.TookMS = msSince(start)
 		return resp, nil
 	}
-	hits, err := e.st.Match(ctx, ftsMatch(q.Terms), weights.columns, candidateCount(limit), only)
+	terms := q.lookupTerms()
+	names := make([]string, len(terms))
+	for i, t := range terms {
+		names[i] = t.term
+	}
+	postings, err := e.st.Postings(ctx, names)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ChunkID
-	}
-	rows, err := e.st.Chunks(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	ranked := rank(q, hits, rows)
+	cands := scoreLexical(q, terms, postings, snap, only)
+	preScore(q, cands)
+	cands = topCandidates(cands, weights.rerankDepth)
+	ranked := rerank(q, cands, snap)
 	resp.Total = len(ranked)
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
+	}
+	if err := e.fillContent(ctx, ranked); err != nil {
+		return nil, err
 	}
 	resp.Results = present(ranked)
 	resp.TookMS = msSince(start)
 	return resp, nil
 }
 
-// candidateCount is how many full-text hits are re-ranked for a page of
-// limit results.
-func candidateCount(limit int) int {
-	n := limit * 10
-	if n < 200 {
-		n = 200
+// fillContent loads the text of the chunks being returned.
+func (e *Engine) fillContent(ctx context.Context, ranked []scored) error {
+	ids := make([]int64, len(ranked))
+	for i, s := range ranked {
+		ids[i] = s.row.ID
 	}
-	return n
+	texts, err := e.st.ChunkTexts(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range ranked {
+		ranked[i].row.Content = texts[ranked[i].row.ID]
+	}
+	return nil
 }
 
 func msSince(t time.Time) float64 {
@@ -136,7 +174,7 @@ func msSince(t time.Time) float64 {
 
 // filterFiles returns the ids of files the filters allow, or nil when there
 // are no filters.
-func filterFiles(files []store.FileRow, opts Options) ([]int64, error) {
+func filterFiles(files []store.FileRow, opts Options) (map[int64]bool, error) {
 	if len(opts.Extensions) == 0 && opts.PathGlob == "" && opts.Language == "" && !opts.DocsOnly {
 		return nil, nil
 	}
@@ -155,7 +193,7 @@ func filterFiles(files []store.FileRow, opts Options) ([]int64, error) {
 		}
 	}
 	language := strings.ToLower(strings.TrimSpace(opts.Language))
-	only := []int64{}
+	only := map[int64]bool{}
 	for _, f := range files {
 		if len(exts) > 0 && !exts[strings.ToLower(strings.TrimPrefix(path.Ext(f.Path), "."))] {
 			continue
@@ -169,7 +207,7 @@ func filterFiles(files []store.FileRow, opts Options) ([]int64, error) {
 		if opts.DocsOnly && !lang.IsDoc(f.Language) {
 			continue
 		}
-		only = append(only, f.ID)
+		only[f.ID] = true
 	}
 	return only, nil
 }

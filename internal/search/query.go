@@ -12,12 +12,17 @@ type Query struct {
 	// Symbolic is true for queries that name code (RouteContext, parse_args,
 	// fmt::format) rather than describe it in prose.
 	Symbolic bool
-	// Identifiers are the query's identifier-like words as typed, for exact
-	// symbol matching (lower-cased).
-	Identifiers []string
-	// Terms are the distinct search terms after splitting and stop-word
-	// removal, in query order.
-	Terms []string
+	// Words are the meaningful words of the query, in order, without stop
+	// words (unless the query has nothing else) and without repeats.
+	Words []Word
+}
+
+// Word is one identifier or word of the query.
+type Word struct {
+	Text  string   // as typed, lower-cased
+	Stem  string   // the whole word, stemmed: what the index stores for it
+	Parts []string // stems of its camelCase/snake_case parts when it has several
+	Ident bool     // it looks like a code identifier
 }
 
 // stopWords are words of prose that carry no meaning in a code search.
@@ -29,15 +34,15 @@ var stopWords = map[string]bool{
 	"does": true, "do": true, "did": true, "can": true, "i": true, "we": true, "you": true,
 	"into": true, "via": true, "using": true, "use": true, "used": true, "about": true,
 	"find": true, "show": true, "me": true, "code": true, "implementation": true, "implement": true,
-	"function": false, // kept: "function" can name a kind the user wants
+	"implements": true, "implemented": true, "logic": true, "all": true, "any": true, "some": true,
 }
 
-// Analyze splits a raw query into terms and decides whether it names code.
+// Analyze splits a raw query into words and decides whether it names code.
 func Analyze(raw string) Query {
 	q := Query{Raw: raw}
-	words := strings.Fields(raw)
+	fields := strings.Fields(raw)
 	identLike := 0
-	for _, w := range words {
+	for _, w := range fields {
 		if tokenize.IsIdentifierLike(strings.Trim(w, "`'\"()[]{},;")) {
 			identLike++
 		}
@@ -45,47 +50,66 @@ func Analyze(raw string) Query {
 	// One word is a symbol lookup when it looks like code or is capitalised
 	// like a type name ("Mux"); several words are when all of them look like code.
 	switch {
-	case len(words) == 1:
-		w := strings.Trim(words[0], "`'\"()[]{},;")
+	case len(fields) == 1:
+		w := strings.Trim(fields[0], "`'\"()[]{},;")
 		q.Symbolic = identLike == 1 || (w != "" && w[0] >= 'A' && w[0] <= 'Z')
-	case len(words) > 1:
-		q.Symbolic = identLike == len(words)
+	case len(fields) > 1:
+		q.Symbolic = identLike == len(fields)
 	}
 	seen := map[string]bool{}
-	add := func(t string) {
-		if t != "" && !seen[t] {
-			seen[t] = true
-			q.Terms = append(q.Terms, t)
-		}
-	}
-	var dropped []string
+	var stops []Word
 	for _, id := range tokenize.Identifiers(raw) {
 		lower := strings.ToLower(id)
-		if len(words) > 1 && tokenize.IsIdentifierLike(id) || q.Symbolic {
-			q.Identifiers = append(q.Identifiers, lower)
+		if seen[lower] {
+			continue
 		}
-		for _, t := range tokenize.Terms(id) {
-			if !q.Symbolic && stopWords[t] {
-				dropped = append(dropped, t)
-				continue
+		seen[lower] = true
+		w := Word{Text: lower, Stem: tokenize.Stem(lower), Ident: tokenize.IsIdentifierLike(id)}
+		if parts := tokenize.SplitIdentifier(id); len(parts) > 1 {
+			for _, p := range parts {
+				w.Parts = append(w.Parts, tokenize.Stem(p))
 			}
-			add(t)
 		}
+		if !q.Symbolic && !w.Ident && stopWords[lower] {
+			stops = append(stops, w)
+			continue
+		}
+		q.Words = append(q.Words, w)
 	}
-	if len(q.Terms) == 0 { // a query of stop words only: search them anyway
-		for _, t := range dropped {
-			add(t)
-		}
+	if len(q.Words) == 0 { // a query of stop words only: search them anyway
+		q.Words = stops
 	}
 	return q
 }
 
-// ftsMatch renders terms as an FTS5 OR-query; each term is quoted, so no
-// FTS5 syntax in user input can reach SQLite.
-func ftsMatch(terms []string) string {
-	parts := make([]string, len(terms))
-	for i, t := range terms {
-		parts[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+// lookupTerms are the index terms the query reads, each with its weight
+// and the index of the word it comes from: a word's whole stem at full
+// weight, its parts at partWeight each.
+func (q Query) lookupTerms() []queryTerm {
+	var out []queryTerm
+	seen := map[string]int{}
+	add := func(term string, weight float64, word int) {
+		if i, ok := seen[term]; ok {
+			if weight > out[i].weight {
+				out[i].weight = weight
+			}
+			return
+		}
+		seen[term] = len(out)
+		out = append(out, queryTerm{term: term, weight: weight, word: word})
 	}
-	return strings.Join(parts, " OR ")
+	for i, w := range q.Words {
+		add(w.Stem, 1, i)
+		for _, p := range w.Parts {
+			add(p, weights.partTerm, i)
+		}
+	}
+	return out
+}
+
+// queryTerm is one index term a query reads.
+type queryTerm struct {
+	term   string
+	weight float64
+	word   int // index into Query.Words
 }

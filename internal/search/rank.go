@@ -2,63 +2,99 @@ package search
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/lore-dev/lore/internal/store"
-	"github.com/lore-dev/lore/internal/tokenize"
 )
 
 // weights holds every ranking weight in one place.
 var weights = struct {
-	columns store.Weights // BM25 column weights: symbols, path, signature, doc, body
+	fields   [store.NumFields]float64 // BM25F field weights
+	partTerm float64                  // weight of a compound word's parts, relative to the whole word
 
-	exactSymbol   float64 // a chunk defines exactly the identifier the query names
-	symbolTerms   float64 // the chunk's symbols contain every query term
-	pathTerms     float64 // share of query terms found in the file's path
-	coverage      float64 // share of distinct query terms found anywhere in the chunk
+	lexical       float64 // BM25F, normalised to the best candidate
+	coverage      float64 // share of query words the chunk matches
+	fileName      float64 // share of query words in the file's base name
+	dirPath       float64 // share of query words in the file's folders
+	symbolField   float64 // share of query words among the chunk's symbols
+	exactSymbol   float64 // the chunk defines exactly the identifier the query names
 	definition    float64 // the chunk is a definition, not a loose block
-	fileEvidence  float64 // other strong chunks of the same file
+	fileEvidence  float64 // best other chunk of the same file
 	lowValuePath  float64 // multiplier for tests, examples, vendored and generated code
-	sameFileDecay float64 // multiplier applied per earlier result from the same file
+	sameFileDecay float64 // multiplier per earlier result from the same file
+
+	rerankDepth int // candidates that get the metadata-based signals
 }{
-	columns:       store.Weights{8, 4, 3, 1.5, 1},
+	fields:   [store.NumFields]float64{store.FieldSymbols: 4, store.FieldName: 3, store.FieldPath: 1.5, store.FieldSignature: 2, store.FieldDoc: 1, store.FieldBody: 1},
+	partTerm: 0.5,
+
+	lexical:       1.0,
+	coverage:      0.8,
+	fileName:      0.5,
+	dirPath:       0.2,
+	symbolField:   0.3,
 	exactSymbol:   1.0,
-	symbolTerms:   0.35,
-	pathTerms:     0.35,
-	coverage:      0.6,
 	definition:    0.1,
 	fileEvidence:  0.15,
 	lowValuePath:  0.6,
 	sameFileDecay: 0.6,
+
+	rerankDepth: 300,
 }
 
-// scored is a candidate chunk with its final score.
+// scored is a candidate chunk with its metadata and final score.
 type scored struct {
 	row   store.ChunkRow
 	score float64
 }
 
-// rank scores full-text hits with the code-aware signals and orders them.
-func rank(q Query, hits []store.Hit, rows map[int64]store.ChunkRow) []scored {
-	if len(hits) == 0 {
-		return nil
+// preScore combines the signals that need only the posting lists, to pick
+// the candidates worth loading.
+func preScore(q Query, cands []*candidate) {
+	maxBM25 := 0.0
+	for _, c := range cands {
+		if c.bm25 > maxBM25 {
+			maxBM25 = c.bm25
+		}
 	}
-	maxBM25 := hits[0].BM25
-	if maxBM25 <= 0 {
+	if maxBM25 == 0 {
 		maxBM25 = 1
 	}
-	wantsTests := queryMentionsTests(q)
-	out := make([]scored, 0, len(hits))
-	for _, h := range hits {
-		row, ok := rows[h.ChunkID]
-		if !ok {
-			continue
+	for _, c := range cands {
+		c.score = weights.lexical*c.bm25/maxBM25 +
+			weights.coverage*wordCoverage(q, c) +
+			weights.fileName*fieldShare(q, c, store.FieldName) +
+			weights.dirPath*fieldShare(q, c, store.FieldPath) +
+			weights.symbolField*fieldShare(q, c, store.FieldSymbols)
+	}
+}
+
+// topCandidates returns the n best candidates by pre-score, ties by
+// position (chunk id).
+func topCandidates(cands []*candidate, n int) []*candidate {
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
 		}
-		s := h.BM25 / maxBM25
+		return cands[i].pos < cands[j].pos
+	})
+	if len(cands) > n {
+		cands = cands[:n]
+	}
+	return cands
+}
+
+// rerank adds the signals that need each chunk's metadata and orders the
+// result: definitions, exact symbols, low-value paths, file evidence and
+// diversity across files.
+func rerank(q Query, cands []*candidate, snap *snapshot) []scored {
+	wantsTests := queryMentionsTests(q)
+	out := make([]scored, 0, len(cands))
+	for _, c := range cands {
+		row := snap.meta[c.pos]
+		s := c.score
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
-		s += weights.symbolTerms * symbolTermsMatch(q, row)
-		s += weights.pathTerms * pathTermShare(q, row.Path)
-		s += weights.coverage * termCoverage(q, row)
 		s += weights.definition * definitionKind(row.Kind)
 		if !wantsTests && isLowValuePath(row.Path) {
 			s *= weights.lowValuePath
@@ -73,9 +109,12 @@ func rank(q Query, hits []store.Hit, rows map[int64]store.ChunkRow) []scored {
 // exactSymbolMatch is 1 when the chunk defines a symbol spelled exactly
 // like one of the query's identifiers (case-insensitive).
 func exactSymbolMatch(q Query, row store.ChunkRow) float64 {
-	for _, id := range q.Identifiers {
+	for _, w := range q.Words {
+		if !w.Ident && !q.Symbolic {
+			continue
+		}
 		for _, sym := range row.Symbols {
-			if strings.EqualFold(lastSegment(sym), id) || strings.EqualFold(sym, id) {
+			if strings.EqualFold(sym, w.Text) || strings.EqualFold(lastSegment(sym), w.Text) {
 				return 1
 			}
 		}
@@ -91,85 +130,6 @@ func lastSegment(sym string) string {
 	return sym
 }
 
-// symbolTermsMatch is 1 when some symbol of the chunk contains every query
-// term among its parts, so "route context" finds RouteContext.
-func symbolTermsMatch(q Query, row store.ChunkRow) float64 {
-	if len(q.Terms) < 2 {
-		return 0
-	}
-	for _, sym := range row.Symbols {
-		parts := map[string]bool{}
-		for _, p := range tokenize.Terms(sym) {
-			parts[p] = true
-		}
-		all := true
-		for _, t := range q.Terms {
-			if !parts[t] {
-				all = false
-				break
-			}
-		}
-		if all {
-			return 1
-		}
-	}
-	return 0
-}
-
-// pathTermShare is the share of query terms that occur among the terms of
-// the file's path, with the file's base name counting double.
-func pathTermShare(q Query, p string) float64 {
-	if len(q.Terms) == 0 {
-		return 0
-	}
-	base := map[string]bool{}
-	for _, t := range tokenize.Terms(strings.TrimSuffix(path.Base(p), path.Ext(p))) {
-		base[stem(t)] = true
-	}
-	dirs := map[string]bool{}
-	for _, t := range tokenize.Terms(path.Dir(p)) {
-		dirs[stem(t)] = true
-	}
-	var got float64
-	for _, t := range q.Terms {
-		switch st := stem(t); {
-		case base[st]:
-			got += 1
-		case dirs[st]:
-			got += 0.5
-		}
-	}
-	return got / float64(len(q.Terms))
-}
-
-// termCoverage is the share of distinct query terms present in the chunk's
-// text, path or symbols (by stem prefix), which rewards chunks that match
-// the whole query over chunks that repeat one word.
-func termCoverage(q Query, row store.ChunkRow) float64 {
-	if len(q.Terms) < 2 {
-		return 0
-	}
-	text := strings.ToLower(row.Content + "\n" + row.Path + "\n" + strings.Join(row.Symbols, " "))
-	n := 0
-	for _, t := range q.Terms {
-		if strings.Contains(text, stem(t)) {
-			n++
-		}
-	}
-	return float64(n) / float64(len(q.Terms))
-}
-
-// stem folds a term to a crude common prefix (plurals and -ing/-ed/-er
-// endings) so that "handlers", "handling" and "handler" meet.
-func stem(t string) string {
-	for _, suf := range []string{"ing", "ies", "ers", "ed", "es", "er", "s"} {
-		if len(t) > len(suf)+3 && strings.HasSuffix(t, suf) {
-			return t[:len(t)-len(suf)]
-		}
-	}
-	return t
-}
-
 // definitionKind is 1 for chunks that define something and 0 for loose
 // blocks, preambles and doc sections.
 func definitionKind(kind string) float64 {
@@ -183,51 +143,58 @@ func definitionKind(kind string) float64 {
 // queryMentionsTests reports whether the user asks for tests, examples or
 // benchmarks, in which case they are not demoted.
 func queryMentionsTests(q Query) bool {
-	for _, t := range q.Terms {
-		switch t {
-		case "test", "tests", "testing", "spec", "specs", "example", "examples", "benchmark", "bench", "mock", "fixture":
+	for _, w := range q.Words {
+		switch w.Stem {
+		case "test", "tests", "testing", "spec", "specs", "example", "exampl", "benchmark", "bench", "mock", "fixture":
 			return true
 		}
 	}
 	return false
 }
 
+// lowValueDirs are folders whose code is rarely what a search for
+// behaviour wants: tests, examples, benchmarks, vendored code.
+var lowValueDirs = []string{"test/", "tests/", "__tests__/", "spec/", "specs/", "testdata/", "testing/",
+	"example/", "examples/", "benchmark/", "benchmarks/", "bench/", "vendor/", "third_party/", "fixtures/", "docs_src/"}
+
 // isLowValuePath reports tests, examples, benchmarks, vendored and
-// generated code: useful, but rarely what a search for behaviour wants.
+// generated code.
 func isLowValuePath(p string) bool {
 	lower := strings.ToLower(p)
-	base := path.Base(lower)
-	for _, dir := range []string{"test/", "tests/", "__tests__/", "spec/", "specs/", "testdata/", "testing/",
-		"example/", "examples/", "benchmark/", "benchmarks/", "bench/", "vendor/", "third_party/", "fixtures/", "docs_src/"} {
+	for _, dir := range lowValueDirs {
 		if strings.HasPrefix(lower, dir) || strings.Contains(lower, "/"+dir) {
 			return true
 		}
 	}
-	stemName := strings.TrimSuffix(base, path.Ext(base))
-	origStem := strings.TrimSuffix(path.Base(p), path.Ext(p))
-	return strings.HasSuffix(stemName, "_test") || strings.HasPrefix(stemName, "test_") ||
-		strings.HasSuffix(stemName, ".test") || strings.HasSuffix(stemName, ".spec") ||
-		strings.HasSuffix(stemName, "_spec") || strings.HasSuffix(origStem, "Test") || strings.HasSuffix(origStem, "Tests") ||
-		strings.Contains(base, ".generated.") || strings.HasSuffix(stemName, ".pb") || strings.HasSuffix(stemName, "_pb2")
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	lowerStem := strings.ToLower(stem)
+	return strings.HasSuffix(lowerStem, "_test") || strings.HasPrefix(lowerStem, "test_") ||
+		strings.HasSuffix(lowerStem, ".test") || strings.HasSuffix(lowerStem, ".spec") ||
+		strings.HasSuffix(lowerStem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
+		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2")
 }
 
-// addFileEvidence lifts each chunk by the strength of the other chunks of
-// its file: a file with several strong chunks is likely the answer.
+// addFileEvidence lifts each chunk by the best other chunk of its file: a
+// file with several strong chunks is likely the answer.
 func addFileEvidence(s []scored) {
-	sum := map[string]float64{}
-	best := map[string]float64{}
+	best, second := map[string]float64{}, map[string]float64{}
 	for _, c := range s {
-		sum[c.row.Path] += c.score
-		if c.score > best[c.row.Path] {
-			best[c.row.Path] = c.score
+		p := c.row.Path
+		switch {
+		case c.score > best[p]:
+			second[p], best[p] = best[p], c.score
+		case c.score > second[p]:
+			second[p] = c.score
 		}
 	}
 	for i := range s {
-		others := sum[s[i].row.Path] - s[i].score
-		if others > best[s[i].row.Path] {
-			others = best[s[i].row.Path] // bounded: many weak chunks are not one strong one
+		p := s[i].row.Path
+		other := best[p]
+		if s[i].score >= best[p] {
+			other = second[p]
 		}
-		s[i].score += weights.fileEvidence * others
+		s[i].score += weights.fileEvidence * other
 	}
 }
 

@@ -67,47 +67,17 @@ type ChunkRow struct {
 	Content    string
 }
 
-// Chunks loads the given chunks by id.
-func (s *Store) Chunks(ctx context.Context, ids []int64) (map[int64]ChunkRow, error) {
-	out := make(map[int64]ChunkRow, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.path, f.language, c.start_line, c.end_line, c.kind,
-		c.symbols, c.signature, c.breadcrumb, c.doc_comment, c.content
-		FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN `+idList(ids, "(", ")"))
-	if err != nil {
-		return nil, fmt.Errorf("loading chunks: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var c ChunkRow
-		var symbols string
-		if err := rows.Scan(&c.ID, &c.FileID, &c.Path, &c.Language, &c.StartLine, &c.EndLine, &c.Kind,
-			&symbols, &c.Signature, &c.Breadcrumb, &c.DocComment, &c.Content); err != nil {
-			return nil, err
-		}
-		if symbols != "" {
-			c.Symbols = strings.Split(symbols, "\n")
-		}
-		out[c.ID] = c
-	}
-	return out, rows.Err()
-}
-
 // FileRow is an indexed file.
 type FileRow struct {
 	ID       int64
 	Path     string
 	Language string
 	Lines    int
-	Chunks   int
 }
 
-// Files lists every indexed file with its chunk count, by path.
+// Files lists every indexed file, by path.
 func (s *Store) Files(ctx context.Context) ([]FileRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.path, f.language, f.lines,
-		(SELECT count(*) FROM chunks c WHERE c.file_id = f.id) FROM files f ORDER BY f.path`)
+	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.path, f.language, f.lines FROM files f ORDER BY f.path`)
 	if err != nil {
 		return nil, fmt.Errorf("listing files: %w", err)
 	}
@@ -115,7 +85,7 @@ func (s *Store) Files(ctx context.Context) ([]FileRow, error) {
 	var out []FileRow
 	for rows.Next() {
 		var r FileRow
-		if err := rows.Scan(&r.ID, &r.Path, &r.Language, &r.Lines, &r.Chunks); err != nil {
+		if err := rows.Scan(&r.ID, &r.Path, &r.Language, &r.Lines); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -163,4 +133,52 @@ func idList(ids []int64, open, close string) string {
 	}
 	b.WriteString(close)
 	return b.String()
+}
+
+// AllChunkMeta loads every chunk's metadata (no text), by id: what the
+// ranking reads, kept in memory by a search engine.
+func (s *Store) AllChunkMeta(ctx context.Context) ([]ChunkRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.path, f.language, c.start_line, c.end_line, c.kind,
+		c.symbols, c.signature, c.breadcrumb, c.doc_comment
+		FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id`)
+	if err != nil {
+		return nil, fmt.Errorf("loading chunk metadata: %w", err)
+	}
+	defer rows.Close()
+	var out []ChunkRow
+	for rows.Next() {
+		var c ChunkRow
+		var symbols string
+		if err := rows.Scan(&c.ID, &c.FileID, &c.Path, &c.Language, &c.StartLine, &c.EndLine, &c.Kind,
+			&symbols, &c.Signature, &c.Breadcrumb, &c.DocComment); err != nil {
+			return nil, err
+		}
+		if symbols != "" {
+			c.Symbols = strings.Split(symbols, "\n")
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ChunkTexts loads the text of the given chunks.
+func (s *Store) ChunkTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT chunk_id, content FROM chunk_text WHERE chunk_id IN `+idList(ids, "(", ")"))
+	if err != nil {
+		return nil, fmt.Errorf("loading chunk text: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var text string
+		if err := rows.Scan(&id, &text); err != nil {
+			return nil, err
+		}
+		out[id] = text
+	}
+	return out, rows.Err()
 }

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/lore-dev/lore/internal/packages"
+	"github.com/lore-dev/lore/internal/specs"
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 3
 
 // migrations[i] brings a file from version i to i+1. Each runs in its own
 // transaction together with the version bump.
@@ -47,10 +50,14 @@ CREATE TABLE chunks (
 	symbols     TEXT NOT NULL, -- newline-separated
 	signature   TEXT NOT NULL,
 	breadcrumb  TEXT NOT NULL,
-	doc_comment TEXT NOT NULL,
-	content     TEXT NOT NULL
+	doc_comment TEXT NOT NULL
 );
 CREATE INDEX chunks_file ON chunks(file_id, ord);
+-- The text of each chunk, apart, so that ranking reads compact metadata rows.
+CREATE TABLE chunk_text (
+	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+	content  TEXT NOT NULL
+);
 -- Code-aware terms (see package tokenize), one column per field so BM25 can
 -- weight symbols and paths above body text. Contentless: the text lives in
 -- chunks; rowid = chunks.id.
@@ -58,6 +65,27 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 	symbols, path, signature, doc, body,
 	content = '', contentless_delete = 1,
 	tokenize = "porter unicode61 remove_diacritics 2 tokenchars '_'"
+);
+`,
+	// 1 → 2: the package graph and the specs, whose packages own their tables.
+	packages.Schema + "\n" + specs.Schema,
+	// 2 → 3: lore's own inverted index over stemmed code-aware terms, read
+	// term by term at query time (faster than FTS5's bm25() per row).
+	`
+CREATE TABLE postings (
+	term TEXT PRIMARY KEY,
+	df   INTEGER NOT NULL,
+	data BLOB NOT NULL
+) WITHOUT ROWID;
+-- The distinct terms of each chunk, to find the posting lists a removed
+-- chunk must leave.
+CREATE TABLE chunk_terms (
+	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+	terms    TEXT NOT NULL
+);
+CREATE TABLE blobs (
+	name TEXT PRIMARY KEY,
+	data BLOB NOT NULL
 );
 `,
 }
@@ -69,6 +97,14 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	if current > SchemaVersion {
 		return fmt.Errorf("index %s has schema version %d, newer than this lore (%d); upgrade lore or delete the index", s.path, current, SchemaVersion)
+	}
+	// Schema changes add derived data (terms, postings) that only a full
+	// re-index fills, so an upgraded index asks for one.
+	if current > 0 && current < SchemaVersion {
+		defer func() {
+			s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('rebuild_required', '1')
+				ON CONFLICT(key) DO UPDATE SET value = '1'`)
+		}()
 	}
 	for v := current; v < SchemaVersion; v++ {
 		tx, err := s.db.BeginTx(ctx, nil)

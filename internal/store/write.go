@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -37,6 +38,7 @@ type Chunk struct {
 	DocComment         string
 	Content            string
 	Terms              Terms
+	Stats              TermStats // stemmed terms for lore's inverted index
 }
 
 // Terms are the space-joined code-aware terms of each full-text column.
@@ -87,6 +89,9 @@ type Tx struct {
 	insFile    *sql.Stmt
 	insChunk   *sql.Stmt
 	insFTS     *sql.Stmt
+	insTerms   *sql.Stmt
+	insText    *sql.Stmt
+	delta      *postingsDelta
 }
 
 // Begin starts the write transaction of an index run over a collection.
@@ -95,7 +100,7 @@ func (s *Store) Begin(ctx context.Context, collection int64) (*Tx, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the index transaction: %w", err)
 	}
-	t := &Tx{tx: tx, collection: collection}
+	t := &Tx{tx: tx, collection: collection, delta: newPostingsDelta()}
 	prepare := func(q string) *sql.Stmt {
 		if err != nil {
 			return nil
@@ -105,9 +110,11 @@ func (s *Store) Begin(ctx context.Context, collection int64) (*Tx, error) {
 		return st
 	}
 	t.insFile = prepare(`INSERT INTO files(collection_id, path, language, size, hash, mtime_ns, lines) VALUES(?, ?, ?, ?, ?, ?, ?)`)
-	t.insChunk = prepare(`INSERT INTO chunks(file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment, content)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	t.insChunk = prepare(`INSERT INTO chunks(file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	t.insText = prepare(`INSERT INTO chunk_text(chunk_id, content) VALUES(?, ?)`)
 	t.insFTS = prepare(`INSERT INTO chunks_fts(rowid, symbols, path, signature, doc, body) VALUES(?, ?, ?, ?, ?, ?)`)
+	t.insTerms = prepare(`INSERT INTO chunk_terms(chunk_id, terms) VALUES(?, ?)`)
 	if err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("preparing index statements: %w", err)
@@ -121,6 +128,7 @@ func (t *Tx) SQL() *sql.Tx { return t.tx }
 
 // DeleteAll removes every file and chunk of the collection (a forced rebuild).
 func (t *Tx) DeleteAll(ctx context.Context) error {
+	t.delta.reset = true
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN
 		(SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.collection_id = ?)`, t.collection); err != nil {
 		return fmt.Errorf("clearing the full-text index: %w", err)
@@ -133,6 +141,9 @@ func (t *Tx) DeleteAll(ctx context.Context) error {
 
 // DeleteFile removes a file and its chunks.
 func (t *Tx) DeleteFile(ctx context.Context, id int64) error {
+	if err := t.forgetChunks(ctx, "c.file_id = ?", id); err != nil {
+		return err
+	}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)`, id); err != nil {
 		return fmt.Errorf("deleting full-text rows of file %d: %w", id, err)
 	}
@@ -161,7 +172,7 @@ func (t *Tx) PutFile(ctx context.Context, f File, chunks []Chunk) error {
 	}
 	for i, c := range chunks {
 		res, err := t.insChunk.ExecContext(ctx, fileID, i, c.StartLine, c.EndLine, c.Kind,
-			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment, c.Content)
+			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment)
 		if err != nil {
 			return fmt.Errorf("inserting a chunk of %s: %w", f.Path, err)
 		}
@@ -169,9 +180,21 @@ func (t *Tx) PutFile(ctx context.Context, f File, chunks []Chunk) error {
 		if err != nil {
 			return err
 		}
+		if _, err := t.insText.ExecContext(ctx, chunkID, c.Content); err != nil {
+			return fmt.Errorf("inserting the text of a chunk of %s: %w", f.Path, err)
+		}
 		if _, err := t.insFTS.ExecContext(ctx, chunkID, c.Terms.Symbols, c.Terms.Path, c.Terms.Signature, c.Terms.Doc, c.Terms.Body); err != nil {
 			return fmt.Errorf("indexing a chunk of %s: %w", f.Path, err)
 		}
+		terms := make([]string, 0, len(c.Stats.Freqs))
+		for term := range c.Stats.Freqs {
+			terms = append(terms, term)
+		}
+		sort.Strings(terms)
+		if _, err := t.insTerms.ExecContext(ctx, chunkID, strings.Join(terms, "\n")); err != nil {
+			return fmt.Errorf("recording terms of a chunk of %s: %w", f.Path, err)
+		}
+		t.delta.add(chunkID, c.Stats)
 	}
 	return nil
 }
@@ -193,7 +216,10 @@ func (t *Tx) MarkIndexed(ctx context.Context, at time.Time) error {
 }
 
 // Commit makes the run's writes visible.
-func (t *Tx) Commit() error {
+func (t *Tx) Commit(ctx context.Context) error {
+	if err := t.flushPostings(ctx); err != nil {
+		return err
+	}
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("committing the index: %w", err)
 	}

@@ -1,0 +1,3 @@
+// Settings of the Kotlin build.
+rootProject.name = "kapp"
+include(":app", ":libs:shared")

@@ -1,0 +1,132 @@
+package search
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/lore-dev/lore/internal/store"
+)
+
+// maxWords bounds how many query words are tracked per candidate; longer
+// queries still score, their extra words only count toward BM25.
+const maxWords = 16
+
+// candidate is a chunk that matched at least one query term, with the
+// evidence the ranking signals read.
+type candidate struct {
+	pos      int                     // position of the chunk in the snapshot
+	bm25     float64                 // BM25F over the query terms
+	wordHit  [maxWords]float32       // per query word: 1 if matched whole, else the share of its parts matched
+	fieldHit [store.NumFields]uint16 // per field, a bit per query word matched there
+	score    float64
+}
+
+// bm25 parameters: k1 saturates term frequency; b normalises by length,
+// per field (short fields such as names are barely length-normalised).
+const bm25K1 = 1.2
+
+var fieldB = [store.NumFields]float64{
+	store.FieldSymbols: 0.3, store.FieldName: 0.2, store.FieldPath: 0.2,
+	store.FieldSignature: 0.5, store.FieldDoc: 0.6, store.FieldBody: 0.75,
+}
+
+// scoreLexical computes BM25F for every chunk in the posting lists of the
+// query's terms, and which query words each chunk matches in which field.
+// onlyFiles, when non-nil, restricts the chunks considered to those files.
+func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Posting, snap *snapshot, onlyFiles map[int64]bool) []*candidate {
+	lens := snap.lens
+	n := float64(lens.Len())
+	slot := make([]int32, lens.Len()) // position → index in out, plus one
+	var out []*candidate
+	for _, qt := range terms {
+		list := postings[qt.term]
+		if len(list) == 0 {
+			continue
+		}
+		df := float64(len(list))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		word := qt.word
+		isWhole := q.Words[word].Stem == qt.term
+		nParts := float32(len(q.Words[word].Parts))
+		pos := 0
+		for _, p := range list {
+			// Both the posting list and the snapshot are sorted by chunk id.
+			for pos < len(lens.IDs) && lens.IDs[pos] < p.ChunkID {
+				pos++
+			}
+			if pos == len(lens.IDs) {
+				break
+			}
+			if lens.IDs[pos] != p.ChunkID {
+				continue
+			}
+			if onlyFiles != nil && !onlyFiles[snap.meta[pos].FileID] {
+				continue
+			}
+			var c *candidate
+			if k := slot[pos]; k > 0 {
+				c = out[k-1]
+			} else {
+				c = &candidate{pos: pos}
+				out = append(out, c)
+				slot[pos] = int32(len(out))
+			}
+			dl := lens.Lens[pos]
+			var tfw float64
+			for f := 0; f < store.NumFields; f++ {
+				if p.Freqs[f] == 0 {
+					continue
+				}
+				norm := 1 - fieldB[f] + fieldB[f]*float64(dl[f])/lens.Avg[f]
+				tfw += weights.fields[f] * float64(p.Freqs[f]) / norm
+				if word < maxWords {
+					c.fieldHit[f] |= 1 << word
+				}
+			}
+			c.bm25 += qt.weight * idf * tfw / (bm25K1 + tfw)
+			if word < maxWords {
+				switch {
+				case isWhole:
+					c.wordHit[word] = 1
+				case c.wordHit[word] < 1 && nParts > 0:
+					c.wordHit[word] += 1 / nParts
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wordCoverage is the share of query words a candidate matches (parts of
+// a compound word count fractionally).
+func wordCoverage(q Query, c *candidate) float64 {
+	nw := len(q.Words)
+	if nw > maxWords {
+		nw = maxWords
+	}
+	if nw == 0 {
+		return 0
+	}
+	var sum float64
+	for i := 0; i < nw; i++ {
+		h := float64(c.wordHit[i])
+		if h > 1 {
+			h = 1
+		}
+		sum += h
+	}
+	return sum / float64(nw)
+}
+
+// fieldShare is the share of query words matched in one field.
+func fieldShare(q Query, c *candidate, field int) float64 {
+	nw := len(q.Words)
+	if nw > maxWords {
+		nw = maxWords
+	}
+	if nw == 0 {
+		return 0
+	}
+	mask := uint16(1<<nw - 1)
+	return float64(bits.OnesCount16(c.fieldHit[field]&mask)) / float64(nw)
+}

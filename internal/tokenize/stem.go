@@ -1,0 +1,99 @@
+package tokenize
+
+import "strings"
+
+// Stem folds an English word to a stem so that inflections and common
+// derivations meet: "handlers", "handling", "handle" → "handl";
+// "recovery", "recoverer", "recovered" → "recover"; "throttling",
+// "throttle" → "throttl". It is a light, suffix-stripping stemmer in the
+// spirit of Porter's, tuned to be conservative on short words. Terms with
+// digits or underscores (identifiers) are returned unchanged.
+func Stem(t string) string {
+	if len(t) <= 3 || strings.IndexFunc(t, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return t
+	}
+	t = strings.TrimSuffix(t, "'s")
+	// Two rounds, so that stacked suffixes (recover-er, serializ-ation-s)
+	// reach the same stem as the bare word.
+	for round := 0; round < 2; round++ {
+		before := t
+		t = dropFinalY(t)
+		for _, r := range suffixRules {
+			if round > 0 && (r.suffix == "s" || r.suffix == "es") {
+				continue // a plural ending never sits inside another suffix
+			}
+			if strings.HasSuffix(t, r.suffix) && len(t)-len(r.suffix) >= r.minStem {
+				if stem := t[:len(t)-len(r.suffix)] + r.replace; hasVowel(stem) {
+					t = stem
+					break
+				}
+			}
+		}
+		if t == before {
+			break
+		}
+	}
+	// A trailing e is dropped so that handle/handl(ing) meet, and a doubled
+	// final consonant is undoubled so that stopped/stop meet.
+	if len(t) > 4 && strings.HasSuffix(t, "e") {
+		t = t[:len(t)-1]
+	}
+	if n := len(t); n > 4 && t[n-1] == t[n-2] && !isVowel(t[n-1]) && t[n-1] != 'l' && t[n-1] != 's' && t[n-1] != 'z' {
+		t = t[:n-1]
+	}
+	return t
+}
+
+// dropFinalY turns a consonant-y ending into the bare stem: recovery → recover.
+func dropFinalY(t string) string {
+	if len(t) > 4 && strings.HasSuffix(t, "y") && !isVowel(t[len(t)-2]) {
+		return t[:len(t)-1]
+	}
+	return t
+}
+
+type suffixRule struct {
+	suffix  string
+	replace string
+	minStem int // shortest stem the rule may leave
+}
+
+// suffixRules are tried in order; the first that applies wins, so longer
+// suffixes come first.
+var suffixRules = []suffixRule{
+	{"izations", "ize", 3}, {"ization", "ize", 3}, {"isations", "ize", 3}, {"isation", "ize", 3},
+	{"ications", "ic", 3}, {"ication", "ic", 3},
+	{"ations", "ate", 3}, {"ation", "ate", 3},
+	{"nesses", "", 3}, {"ness", "", 3},
+	{"ements", "", 4}, {"ement", "", 4}, {"ments", "", 4}, {"ment", "", 4},
+	{"ingly", "", 3}, {"edly", "", 3},
+	{"ings", "", 3}, {"ing", "", 3},
+	{"ers", "", 3}, {"er", "", 3},
+	{"ied", "y", 3}, {"ies", "y", 3},
+	{"ed", "", 3},
+	{"ion", "", 4},
+	{"sses", "ss", 2},
+	{"ly", "", 4},
+	{"es", "", 4},
+	{"ss", "ss", 2},
+	{"us", "us", 2},
+	{"is", "is", 2},
+	{"s", "", 3},
+}
+
+func hasVowel(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isVowel(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isVowel(c byte) bool {
+	switch c {
+	case 'a', 'e', 'i', 'o', 'u', 'y':
+		return true
+	}
+	return false
+}
