@@ -177,7 +177,32 @@ func walk(ctx context.Context, root *fsroot.Root, indexPath string) ([]fsroot.Fi
 		}
 		return nil, fmt.Errorf("walking %s: %w", root.Path(), err)
 	}
-	return files, nil
+	return dedupeLinked(root.Path(), files), nil
+}
+
+// dedupeLinked drops files reached a second time through a symlink inside
+// the root (serde's serde/src/core → serde_core/src, say): each file is
+// indexed once, under its own path when the walk saw it there, else under
+// the first path that reached it.
+func dedupeLinked(root string, files []fsroot.File) []fsroot.File {
+	byReal := make(map[string]int, len(files)) // real path → index in out
+	out := files[:0:0]
+	for _, f := range files {
+		real, err := filepath.EvalSymlinks(f.Abs)
+		if err != nil {
+			real = f.Abs
+		}
+		i, dup := byReal[real]
+		if !dup {
+			byReal[real] = len(out)
+			out = append(out, f)
+			continue
+		}
+		if rel, err := filepath.Rel(root, real); err == nil && filepath.ToSlash(rel) == f.Rel {
+			out[i] = f // the file's own path wins over a link to it
+		}
+	}
+	return out
 }
 
 // generatedName reports files that are machine-written even though they are

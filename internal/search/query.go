@@ -19,7 +19,8 @@ type Query struct {
 
 // Word is one identifier or word of the query.
 type Word struct {
-	Text  string   // as typed, lower-cased
+	Raw   string   // as typed
+	Text  string   // lower-cased
 	Stem  string   // the whole word, stemmed: what the index stores for it
 	Parts []string // stems of its camelCase/snake_case parts when it has several
 	Ident bool     // it looks like a code identifier
@@ -64,7 +65,7 @@ func Analyze(raw string) Query {
 			continue
 		}
 		seen[lower] = true
-		w := Word{Text: lower, Stem: tokenize.Stem(lower), Ident: tokenize.IsIdentifierLike(id)}
+		w := Word{Raw: id, Text: lower, Stem: tokenize.Stem(lower), Ident: tokenize.IsIdentifierLike(id)}
 		if parts := tokenize.SplitIdentifier(id); len(parts) > 1 {
 			for _, p := range parts {
 				w.Parts = append(w.Parts, tokenize.Stem(p))

@@ -13,32 +13,34 @@ var weights = struct {
 	fields   [store.NumFields]float64 // BM25F field weights
 	partTerm float64                  // weight of a compound word's parts, relative to the whole word
 
-	lexical       float64 // BM25F, normalised to the best candidate
-	coverage      float64 // share of query words the chunk matches
-	fileName      float64 // share of query words in the file's base name
-	dirPath       float64 // share of query words in the file's folders
-	symbolField   float64 // share of query words among the chunk's symbols
-	exactSymbol   float64 // the chunk defines exactly the identifier the query names
-	definition    float64 // the chunk is a definition, not a loose block
-	fileEvidence  float64 // best other chunk of the same file
-	lowValuePath  float64 // multiplier for tests, examples, vendored and generated code
-	sameFileDecay float64 // multiplier per earlier result from the same file
+	lexical        float64 // BM25F, normalised to the best candidate
+	coverage       float64 // share of query words the chunk matches
+	fileName       float64 // share of query words in the file's base name
+	dirPath        float64 // share of query words in the file's folders
+	symbolField    float64 // share of query words among the chunk's symbols
+	exactSymbol    float64 // the chunk defines exactly the identifier the query names
+	typeDefinition float64 // a capitalised query word and a chunk that defines a type
+	definition     float64 // the chunk is a definition, not a loose block
+	fileEvidence   float64 // best other chunk of the same file
+	lowValuePath   float64 // multiplier for tests, examples, vendored and generated code
+	sameFileDecay  float64 // multiplier per earlier result from the same file
 
 	rerankDepth int // candidates that get the metadata-based signals
 }{
 	fields:   [store.NumFields]float64{store.FieldSymbols: 4, store.FieldName: 3, store.FieldPath: 1.5, store.FieldSignature: 2, store.FieldDoc: 1, store.FieldBody: 1},
 	partTerm: 0.5,
 
-	lexical:       1.0,
-	coverage:      0.8,
-	fileName:      0.5,
-	dirPath:       0.2,
-	symbolField:   0.3,
-	exactSymbol:   1.0,
-	definition:    0.1,
-	fileEvidence:  0.15,
-	lowValuePath:  0.6,
-	sameFileDecay: 0.6,
+	lexical:        1.0,
+	coverage:       0.8,
+	fileName:       0.5,
+	dirPath:        0.2,
+	symbolField:    0.3,
+	exactSymbol:    1.0,
+	typeDefinition: 0.2,
+	definition:     0.1,
+	fileEvidence:   0.15,
+	lowValuePath:   0.6,
+	sameFileDecay:  0.6,
 
 	rerankDepth: 300,
 }
@@ -95,6 +97,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot) []scored {
 		row := snap.meta[c.pos]
 		s := c.score
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
+		s += weights.typeDefinition * typeDefinition(q, row)
 		s += weights.definition * definitionKind(row.Kind)
 		if !wantsTests && isLowValuePath(row.Path) {
 			s *= weights.lowValuePath
@@ -106,17 +109,43 @@ func rerank(q Query, cands []*candidate, snap *snapshot) []scored {
 	return diversify(out)
 }
 
-// exactSymbolMatch is 1 when the chunk defines a symbol spelled exactly
-// like one of the query's identifiers (case-insensitive).
+// exactSymbolMatch rates how exactly the chunk defines an identifier the
+// query names: 1 for the chunk's own (first) symbol spelled exactly, 0.8
+// for another of its symbols spelled exactly, 0.4 for a match that differs
+// only in case (Serialize the trait versus serialize the method).
 func exactSymbolMatch(q Query, row store.ChunkRow) float64 {
+	best := 0.0
 	for _, w := range q.Words {
 		if !w.Ident && !q.Symbolic {
 			continue
 		}
-		for _, sym := range row.Symbols {
-			if strings.EqualFold(sym, w.Text) || strings.EqualFold(lastSegment(sym), w.Text) {
-				return 1
+		for i, sym := range row.Symbols {
+			name := lastSegment(sym)
+			switch {
+			case name == w.Raw || sym == w.Raw:
+				if i == 0 {
+					return 1
+				}
+				best = max(best, 0.8)
+			case strings.EqualFold(name, w.Raw) || strings.EqualFold(sym, w.Raw):
+				best = max(best, 0.4)
 			}
+		}
+	}
+	return best
+}
+
+// typeDefinition is 1 when a query word is capitalised like a type name and
+// the chunk defines a type: a search for "Mux" wants the struct first.
+func typeDefinition(q Query, row store.ChunkRow) float64 {
+	switch row.Kind {
+	case "class", "struct", "interface", "trait", "enum", "type", "module", "protocol", "object", "record":
+	default:
+		return 0
+	}
+	for _, w := range q.Words {
+		if w.Raw != "" && w.Raw[0] >= 'A' && w.Raw[0] <= 'Z' {
+			return 1
 		}
 	}
 	return 0
