@@ -38,6 +38,7 @@ type snapshot struct {
 	files      []store.FileRow  // every indexed file, for filters
 	lens       *store.DocLens   // field lengths of every chunk, by position
 	meta       []store.ChunkRow // metadata of every chunk, aligned with lens.IDs
+	stats      *fileStats       // per-file lengths for file-level BM25
 }
 
 // Open opens the index at indexPath for queries and loads what ranking
@@ -91,7 +92,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 			meta[pos] = r
 		}
 	}
-	e.snap = &snapshot{generation: generation, files: files, lens: lens, meta: meta}
+	e.snap = &snapshot{generation: generation, files: files, lens: lens, meta: meta, stats: newFileStats(lens, meta)}
 	return e.snap, nil
 }
 
@@ -122,6 +123,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		return nil, err
 	}
 	q := Analyze(opts.Query)
+	q.docsOnly = opts.DocsOnly
 	resp := &Response{Query: opts.Query, Results: []Result{}}
 	if len(q.Words) == 0 || (only != nil && len(only) == 0) {
 		resp.TookMS = msSince(start)
@@ -138,8 +140,9 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	}
 	cands := scoreLexical(q, terms, postings, snap, only)
 	preScore(q, cands)
+	fileScores := scoreFiles(q, terms, postings, snap, cands)
 	cands = topCandidates(cands, weights.rerankDepth)
-	ranked := rerank(q, cands, snap)
+	ranked := rerank(q, cands, snap, fileScores)
 	resp.Total = len(ranked)
 	if len(ranked) > limit {
 		ranked = ranked[:limit]

@@ -15,6 +15,9 @@ type Query struct {
 	// Words are the meaningful words of the query, in order, without stop
 	// words (unless the query has nothing else) and without repeats.
 	Words []Word
+	// docsOnly is set for documentation searches (search_docs), where
+	// prose is what is wanted.
+	docsOnly bool
 }
 
 // Word is one identifier or word of the query.

@@ -2,6 +2,8 @@ package search
 
 import (
 	"path"
+
+	"github.com/lore-dev/lore/internal/lang"
 	"sort"
 	"strings"
 
@@ -22,7 +24,10 @@ var weights = struct {
 	typeDefinition float64 // a capitalised query word and a chunk that defines a type
 	definition     float64 // the chunk is a definition, not a loose block
 	fileEvidence   float64 // best other chunk of the same file
+	fileLevel      float64 // the file as a whole document: BM25 and word coverage
+	fileCoverage   float64 // within fileLevel: share of query words found anywhere in the file
 	lowValuePath   float64 // multiplier for tests, examples, vendored and generated code
+	docFile        float64 // multiplier for documentation when the query is about code
 	sameFileDecay  float64 // multiplier per earlier result from the same file
 
 	rerankDepth int // candidates that get the metadata-based signals
@@ -32,14 +37,17 @@ var weights = struct {
 
 	lexical:        1.0,
 	coverage:       0.8,
-	fileName:       0.5,
+	fileName:       1.6,
 	dirPath:        0.2,
 	symbolField:    0.3,
 	exactSymbol:    1.0,
 	typeDefinition: 0.2,
 	definition:     0.1,
-	fileEvidence:   0.15,
+	fileEvidence:   0.4,
+	fileLevel:      0.25,
+	fileCoverage:   0.25,
 	lowValuePath:   0.6,
+	docFile:        0.7,
 	sameFileDecay:  0.6,
 
 	rerankDepth: 300,
@@ -90,8 +98,8 @@ func topCandidates(cands []*candidate, n int) []*candidate {
 // rerank adds the signals that need each chunk's metadata and orders the
 // result: definitions, exact symbols, low-value paths, file evidence and
 // diversity across files.
-func rerank(q Query, cands []*candidate, snap *snapshot) []scored {
-	wantsTests := queryMentionsTests(q)
+func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileScore) []scored {
+	wantsTests, wantsDocs := queryMentionsTests(q), q.docsOnly || queryMentionsDocs(q)
 	out := make([]scored, 0, len(cands))
 	for _, c := range cands {
 		row := snap.meta[c.pos]
@@ -99,8 +107,14 @@ func rerank(q Query, cands []*candidate, snap *snapshot) []scored {
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
 		s += weights.typeDefinition * typeDefinition(q, row)
 		s += weights.definition * definitionKind(row.Kind)
+		if f := files[row.FileID]; f != nil {
+			s += weights.fileLevel * f.score
+		}
 		if !wantsTests && isLowValuePath(row.Path) {
 			s *= weights.lowValuePath
+		}
+		if !wantsDocs && lang.IsDoc(row.Language) {
+			s *= weights.docFile
 		}
 		out = append(out, scored{row: row, score: s})
 	}
@@ -175,6 +189,18 @@ func queryMentionsTests(q Query) bool {
 	for _, w := range q.Words {
 		switch w.Stem {
 		case "test", "tests", "testing", "spec", "specs", "example", "exampl", "benchmark", "bench", "mock", "fixture":
+			return true
+		}
+	}
+	return false
+}
+
+// queryMentionsDocs reports whether the user asks for documentation, in
+// which case prose files are not demoted below code.
+func queryMentionsDocs(q Query) bool {
+	for _, w := range q.Words {
+		switch w.Stem {
+		case "doc", "docs", "document", "documentation", "readme", "guide", "tutorial", "changelog", "manual", "faq", "instruction":
 			return true
 		}
 	}

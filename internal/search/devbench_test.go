@@ -1,0 +1,188 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lore-dev/lore/internal/config"
+)
+
+// TestDevBench scores the ranking in-process on the retrieval benchmark
+// (NDCG@10, as ../shared/bench/eval.py computes it) over indexes already
+// built by `lore index`. It is a tool for ranking work, skipped unless
+// LORE_DEVBENCH=<bench dir>:<checkouts dir> is set.
+func TestDevBench(t *testing.T) {
+	env := os.Getenv("LORE_DEVBENCH")
+	if env == "" {
+		t.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
+	}
+	benchDir, checkouts, _ := strings.Cut(env, ":")
+	repos := loadBench(t, benchDir, checkouts)
+	base := devScore(t, repos, nil)
+	t.Logf("repo-mean %.4f", base.mean)
+	for _, name := range base.names {
+		t.Logf("  %-10s %.3f", name, base.perRepo[name])
+	}
+	if os.Getenv("LORE_DEVBENCH_CATS") != "" {
+		for c, v := range base.perCat {
+			t.Logf("  category %-12s %.3f", c, v)
+		}
+	}
+}
+
+type benchRepo struct {
+	name    string
+	sub     string
+	eng     *Engine
+	queries []benchQuery
+}
+
+type benchQuery struct {
+	Query     string            `json:"query"`
+	Category  string            `json:"category"`
+	Relevant  []json.RawMessage `json:"relevant"`
+	Secondary []json.RawMessage `json:"secondary"`
+	targets   []benchTarget
+	present   int
+}
+
+// benchTarget is a file, or a line range of one, that answers a query.
+type benchTarget struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+}
+
+func (t benchTarget) covers(path string, start, end int) bool {
+	if path != t.Path && !strings.HasSuffix(path, "/"+t.Path) {
+		return false
+	}
+	if t.StartLine == 0 || t.EndLine == 0 {
+		return true
+	}
+	return !(end < t.StartLine || start > t.EndLine)
+}
+
+func loadBench(t *testing.T, benchDir, checkouts string) []*benchRepo {
+	var specs []struct {
+		Name          string `json:"name"`
+		BenchmarkRoot string `json:"benchmark_root"`
+	}
+	b, err := os.ReadFile(filepath.Join(benchDir, "repos.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b, &specs)
+	var out []*benchRepo
+	for _, s := range specs {
+		if only := os.Getenv("LORE_DEVBENCH_REPOS"); only != "" && !strings.Contains(","+only+",", ","+s.Name+",") {
+			continue
+		}
+		checkout := filepath.Join(checkouts, s.Name)
+		sub := strings.Trim(s.BenchmarkRoot, "/")
+		root := filepath.Join(checkout, sub)
+		real, _ := filepath.EvalSymlinks(root)
+		idx, _ := config.DefaultIndexPath(real)
+		eng, err := Open(context.Background(), idx)
+		if err != nil {
+			t.Fatalf("%s: %v (run lore index %s)", s.Name, err, root)
+		}
+		t.Cleanup(func() { eng.Close() })
+		r := &benchRepo{name: s.Name, sub: sub, eng: eng}
+		ab, err := os.ReadFile(filepath.Join(benchDir, "annotations", s.Name+".json"))
+		if err != nil {
+			continue
+		}
+		if err := json.Unmarshal(ab, &r.queries); err != nil {
+			t.Fatalf("%s annotations: %v", s.Name, err)
+		}
+		for i := range r.queries {
+			q := &r.queries[i]
+			for _, raw := range append(append([]json.RawMessage{}, q.Relevant...), q.Secondary...) {
+				var tg benchTarget
+				if err := json.Unmarshal(raw, &tg.Path); err != nil {
+					json.Unmarshal(raw, &tg)
+				}
+				q.targets = append(q.targets, tg)
+				if _, err := os.Stat(filepath.Join(checkout, tg.Path)); err == nil && (sub == "" || strings.HasPrefix(tg.Path, sub+"/")) {
+					q.present++
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+type devResult struct {
+	mean    float64
+	names   []string
+	perRepo map[string]float64
+	perCat  map[string]float64
+}
+
+func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult {
+	res := devResult{perRepo: map[string]float64{}, perCat: map[string]float64{}}
+	catN := map[string]int{}
+	for _, r := range repos {
+		sum := 0.0
+		for _, q := range r.queries {
+			resp, err := r.eng.Search(context.Background(), Options{Query: q.Query, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ranks []int
+			for _, x := range q.targets {
+				for i, res := range resp.Results {
+					p := res.Path
+					if r.sub != "" {
+						p = r.sub + "/" + p
+					}
+					if x.covers(p, res.StartLine, res.EndLine) {
+						ranks = append(ranks, i+1)
+						break
+					}
+				}
+			}
+			s := ndcg(ranks, q.present)
+			sum += s
+			res.perCat[q.Category] += s
+			catN[q.Category]++
+		}
+		res.perRepo[r.name] = sum / float64(len(r.queries))
+		res.names = append(res.names, r.name)
+		res.mean += res.perRepo[r.name]
+	}
+	sort.Strings(res.names)
+	res.mean /= float64(len(repos))
+	for c := range res.perCat {
+		res.perCat[c] /= float64(catN[c])
+	}
+	return res
+}
+
+func ndcg(ranks []int, present int) float64 {
+	if present == 0 {
+		return 0
+	}
+	dcg := 0.0
+	for _, r := range ranks {
+		if r >= 1 && r <= 10 {
+			dcg += 1 / math.Log2(float64(r)+1)
+		}
+	}
+	ideal := 0.0
+	for i := 0; i < present && i < 10; i++ {
+		ideal += 1 / math.Log2(float64(i)+2)
+	}
+	return dcg / ideal
+}
+
+var _ = fmt.Sprint
