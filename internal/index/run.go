@@ -80,7 +80,11 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	if meta, err := st.Meta(ctx); err == nil && meta["rebuild_required"] == "1" {
+	prevMeta, err := st.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if prevMeta["rebuild_required"] == "1" {
 		opts.Force = true // the schema changed under this index
 	}
 	if opts.Force {
@@ -138,6 +142,12 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 		return nil, cancelled(err)
 	}
 	if err := saveProjectFacts(ctx, tx, root.Path(), files, opts.SpecsDir, stats); err != nil {
+		return nil, err
+	}
+	if err := updateVectors(ctx, tx, opts.Embedder, prevMeta, stats); err != nil {
+		if ctx.Err() != nil {
+			return nil, cancelled(ctx.Err())
+		}
 		return nil, err
 	}
 	if err := writeMeta(ctx, tx, st, root.Path(), stats); err != nil {

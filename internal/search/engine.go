@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lore-dev/lore/internal/embed"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/lang"
 	"github.com/lore-dev/lore/internal/store"
@@ -28,8 +29,10 @@ const DefaultSemanticWeight = 0.7
 type Engine struct {
 	st *store.Store
 
-	mu   sync.Mutex
-	snap *snapshot
+	mu      sync.Mutex
+	snap    *snapshot
+	emb     embed.Embedder // the index's embedder, when not the built-in one
+	embSpec string
 }
 
 // snapshot is what the ranking reads of one generation of the index.
@@ -39,6 +42,9 @@ type snapshot struct {
 	lens       *store.DocLens   // field lengths of every chunk, by position
 	meta       []store.ChunkRow // metadata of every chunk, aligned with lens.IDs
 	stats      *fileStats       // per-file lengths for file-level BM25
+
+	embedderSpec string             // the embedder the vectors come from
+	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
 }
 
 // Open opens the index at indexPath for queries and loads what ranking
@@ -92,7 +98,25 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 			meta[pos] = r
 		}
 	}
-	e.snap = &snapshot{generation: generation, files: files, lens: lens, meta: meta, stats: newFileStats(lens, meta)}
+	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta, stats: newFileStats(lens, meta)}
+	var spec string
+	e.st.DB().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'embedder_spec'`).Scan(&spec)
+	if spec != "" && spec != "none" {
+		vecs, err := e.st.ChunkVectors(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(vecs) > 0 {
+			snap.embedderSpec = spec
+			snap.vectors = make([]embed.Int8Vector, lens.Len())
+			for id, v := range vecs {
+				if pos, ok := lens.Pos(id); ok {
+					snap.vectors[pos] = v
+				}
+			}
+		}
+	}
+	e.snap = snap
 	return e.snap, nil
 }
 
@@ -140,6 +164,23 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	}
 	cands := scoreLexical(q, terms, postings, snap, only)
 	preScore(q, cands)
+	w := DefaultSemanticWeight
+	if opts.SemanticWeight != nil {
+		w = *opts.SemanticWeight
+	}
+	if alpha := fusionAlpha(w); alpha > 0 {
+		qv, ok, err := e.queryVector(ctx, snap, q, terms)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			var allowed func(int) bool
+			if only != nil {
+				allowed = func(pos int) bool { return only[snap.meta[pos].FileID] }
+			}
+			cands = fuse(cands, semanticScores(snap, qv, allowed), alpha)
+		}
+	}
 	fileScores := scoreFiles(q, terms, postings, snap, cands)
 	cands = topCandidates(cands, weights.rerankDepth)
 	ranked := rerank(q, cands, snap, fileScores)

@@ -4,6 +4,7 @@ import (
 	"path"
 
 	"github.com/lore-dev/lore/internal/lang"
+	"github.com/lore-dev/lore/internal/tokenize"
 	"sort"
 	"strings"
 
@@ -22,6 +23,7 @@ var weights = struct {
 	symbolField    float64 // share of query words among the chunk's symbols
 	exactSymbol    float64 // the chunk defines exactly the identifier the query names
 	typeDefinition float64 // a capitalised query word and a chunk that defines a type
+	fileNameExact  float64 // the file is named exactly after a query word (Functor.scala for "Functor")
 	definition     float64 // the chunk is a definition, not a loose block
 	fileEvidence   float64 // best other chunk of the same file
 	fileLevel      float64 // the file as a whole document: BM25 and word coverage
@@ -30,6 +32,14 @@ var weights = struct {
 	docFile        float64 // multiplier for documentation when the query is about code
 	sameFileDecay  float64 // multiplier per earlier result from the same file
 
+	// semanticCalibration scales the semantic side against the lexical
+	// one in fusion. Both sides are normalised to [0, 1] per query, but a
+	// cosine between corpus-derived vectors is a weaker, noisier signal
+	// than a lexical match; calibrating it lets semantic_weight keep its
+	// contract (0 = lexical only, 1 = semantic only) while the default of
+	// 0.7 sits at the best blend measured on the development benchmark.
+	semanticCalibration float64
+
 	rerankDepth int // candidates that get the metadata-based signals
 }{
 	fields:   [store.NumFields]float64{store.FieldSymbols: 4, store.FieldName: 3, store.FieldPath: 1.5, store.FieldSignature: 2, store.FieldDoc: 1, store.FieldBody: 1},
@@ -37,11 +47,12 @@ var weights = struct {
 
 	lexical:        1.0,
 	coverage:       0.8,
-	fileName:       1.6,
+	fileName:       0.8,
 	dirPath:        0.2,
 	symbolField:    0.3,
 	exactSymbol:    1.0,
 	typeDefinition: 0.2,
+	fileNameExact:  0.5,
 	definition:     0.1,
 	fileEvidence:   0.4,
 	fileLevel:      0.25,
@@ -49,6 +60,8 @@ var weights = struct {
 	lowValuePath:   0.6,
 	docFile:        0.7,
 	sameFileDecay:  0.6,
+
+	semanticCalibration: 0.05,
 
 	rerankDepth: 300,
 }
@@ -106,6 +119,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		s := c.score
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
 		s += weights.typeDefinition * typeDefinition(q, row)
+		s += weights.fileNameExact * fileNamedAfterQuery(q, row.Path)
 		s += weights.definition * definitionKind(row.Kind)
 		if f := files[row.FileID]; f != nil {
 			s += weights.fileLevel * f.score
@@ -147,6 +161,26 @@ func exactSymbolMatch(q Query, row store.ChunkRow) float64 {
 		}
 	}
 	return best
+}
+
+// fileNamedAfterQuery is 1 when the file's base name, without extensions,
+// is one query word or two adjacent ones run together ("hash map" →
+// hashmap.go): a file named after a concept is usually its home.
+func fileNamedAfterQuery(q Query, p string) float64 {
+	base := strings.ToLower(path.Base(p))
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	base = strings.NewReplacer("_", "", "-", "").Replace(base)
+	for i, w := range q.Words {
+		if base == w.Text || tokenize.Stem(base) == w.Stem {
+			return 1
+		}
+		if i+1 < len(q.Words) && base == w.Text+q.Words[i+1].Text {
+			return 1
+		}
+	}
+	return 0
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and

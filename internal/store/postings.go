@@ -181,7 +181,11 @@ func (t *Tx) flushPostings(ctx context.Context) error {
 			return fmt.Errorf("writing postings of %q: %w", term, err)
 		}
 	}
-	return t.flushLens(ctx)
+	if err := t.flushLens(ctx); err != nil {
+		return err
+	}
+	t.delta = newPostingsDelta() // flushed: a second flush has nothing to do
+	return nil
 }
 
 func (t *Tx) flushLens(ctx context.Context) error {

@@ -11,7 +11,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations[i] brings a file from version i to i+1. Each runs in its own
 // transaction together with the version bump.
@@ -86,6 +86,19 @@ CREATE TABLE chunk_terms (
 CREATE TABLE blobs (
 	name TEXT PRIMARY KEY,
 	data BLOB NOT NULL
+);
+`,
+	// 3 → 4: vectors of the semantic side, from the embedder recorded in
+	// meta (built-in term vectors, or a model's chunk vectors).
+	`
+CREATE TABLE term_vectors (
+	term TEXT PRIMARY KEY,
+	idf  REAL NOT NULL,
+	vec  BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE chunk_vectors (
+	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+	vec      BLOB NOT NULL
 );
 `,
 }

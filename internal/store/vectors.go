@@ -1,0 +1,233 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lore-dev/lore/internal/embed"
+)
+
+// AddedChunks returns the ids of the chunks this run inserted, sorted.
+func (t *Tx) AddedChunks() []int64 {
+	ids := make([]int64, 0, len(t.delta.lens))
+	for id := range t.delta.lens {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}
+
+// ChangedChunks is how many chunks this run added or removed.
+func (t *Tx) ChangedChunks() int { return len(t.delta.lens) + len(t.delta.removed) }
+
+// ChunkTermFreqs returns, for the given chunks (nil: every chunk), each
+// chunk's stemmed terms with their total frequency over all fields, read
+// from the posting lists written so far in this transaction.
+func (t *Tx) ChunkTermFreqs(ctx context.Context, only map[int64]bool) (map[int64]map[string]float32, error) {
+	if err := t.flushPostings(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := t.tx.QueryContext(ctx, `SELECT term, data FROM postings`)
+	if err != nil {
+		return nil, fmt.Errorf("reading postings: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]map[string]float32{}
+	for rows.Next() {
+		var term string
+		var blob []byte
+		if err := rows.Scan(&term, &blob); err != nil {
+			return nil, err
+		}
+		list, err := decodePostings(blob)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range list {
+			if only != nil && !only[p.ChunkID] {
+				continue
+			}
+			var n float32
+			for _, f := range p.Freqs {
+				n += float32(f)
+			}
+			m := out[p.ChunkID]
+			if m == nil {
+				m = map[string]float32{}
+				out[p.ChunkID] = m
+			}
+			m[term] = n
+		}
+	}
+	return out, rows.Err()
+}
+
+// ReplaceTermVectors stores a fitted built-in model's term vectors.
+func (t *Tx) ReplaceTermVectors(ctx context.Context, terms []string, vec func(string) []float32, idf func(string) float32) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM term_vectors`); err != nil {
+		return fmt.Errorf("clearing term vectors: %w", err)
+	}
+	st, err := t.tx.PrepareContext(ctx, `INSERT INTO term_vectors(term, idf, vec) VALUES(?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, term := range terms {
+		if _, err := st.ExecContext(ctx, term, idf(term), embed.EncodeInt8(embed.QuantizeInt8(vec(term)))); err != nil {
+			return fmt.Errorf("writing the vector of %q: %w", term, err)
+		}
+	}
+	return nil
+}
+
+// ClearChunkVectors removes every chunk vector (the embedder changed).
+func (t *Tx) ClearChunkVectors(ctx context.Context) error {
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM chunk_vectors`)
+	return err
+}
+
+// PutChunkVectors stores chunk vectors, int8-quantised.
+func (t *Tx) PutChunkVectors(ctx context.Context, vecs map[int64][]float32) error {
+	st, err := t.tx.PrepareContext(ctx, `INSERT INTO chunk_vectors(chunk_id, vec) VALUES(?, ?)
+		ON CONFLICT(chunk_id) DO UPDATE SET vec = excluded.vec`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ids := make([]int64, 0, len(vecs))
+	for id := range vecs {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		if _, err := st.ExecContext(ctx, id, embed.EncodeInt8(embed.QuantizeInt8(vecs[id]))); err != nil {
+			return fmt.Errorf("writing a chunk vector: %w", err)
+		}
+	}
+	return nil
+}
+
+// AllChunkIDs lists every chunk id in the transaction's view, sorted.
+func (t *Tx) AllChunkIDs(ctx context.Context) ([]int64, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT id FROM chunks ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// ChunkTextsTx reads chunk texts with their paths inside the transaction,
+// for embedders that read text.
+func (t *Tx) ChunkTextsTx(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	for start := 0; start < len(ids); start += 500 {
+		end := min(start+500, len(ids))
+		rows, err := t.tx.QueryContext(ctx, `SELECT c.id, f.path, t.content FROM chunks c JOIN files f ON f.id = c.file_id
+			JOIN chunk_text t ON t.chunk_id = c.id WHERE c.id IN `+idList(ids[start:end], "(", ")"))
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var path, text string
+			if err := rows.Scan(&id, &path, &text); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = path + "\n" + text
+		}
+		rows.Close()
+	}
+	return out, nil
+}
+
+// TermVectors reads the built-in model's vectors of the given terms.
+func (s *Store) TermVectors(ctx context.Context, terms []string) (map[string]embed.Int8Vector, map[string]float32, error) {
+	vecs, idfs := map[string]embed.Int8Vector{}, map[string]float32{}
+	if len(terms) == 0 {
+		return vecs, idfs, nil
+	}
+	args := make([]any, len(terms))
+	marks := make([]string, len(terms))
+	for i, t := range terms {
+		args[i], marks[i] = t, "?"
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT term, idf, vec FROM term_vectors WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading term vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var idf float64
+		var blob []byte
+		if err := rows.Scan(&term, &idf, &blob); err != nil {
+			return nil, nil, err
+		}
+		v, err := embed.DecodeInt8(blob)
+		if err != nil {
+			return nil, nil, err
+		}
+		vecs[term], idfs[term] = v, float32(idf)
+	}
+	return vecs, idfs, rows.Err()
+}
+
+// TermVectorsTx is TermVectors inside an index transaction.
+func (t *Tx) TermVectorsTx(ctx context.Context) (map[string][]float32, map[string]float32, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT term, idf, vec FROM term_vectors`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	vecs, idfs := map[string][]float32{}, map[string]float32{}
+	for rows.Next() {
+		var term string
+		var idf float64
+		var blob []byte
+		if err := rows.Scan(&term, &idf, &blob); err != nil {
+			return nil, nil, err
+		}
+		v, err := embed.DecodeInt8(blob)
+		if err != nil {
+			return nil, nil, err
+		}
+		vecs[term], idfs[term] = v.Float32(), float32(idf)
+	}
+	return vecs, idfs, rows.Err()
+}
+
+// ChunkVectors reads every chunk vector, by chunk id.
+func (s *Store) ChunkVectors(ctx context.Context) (map[int64]embed.Int8Vector, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT chunk_id, vec FROM chunk_vectors`)
+	if err != nil {
+		return nil, fmt.Errorf("reading chunk vectors: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]embed.Int8Vector{}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, err
+		}
+		v, err := embed.DecodeInt8(blob)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = v
+	}
+	return out, rows.Err()
+}
+
