@@ -56,8 +56,6 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		}
 		opts.SemanticWeight = semantic
 	}
-	_ = embedder // the embedder is recorded in the index; the flag only checks it matches
-
 	root, err := fsroot.Open(*rootFlag)
 	if err != nil {
 		return err
@@ -67,6 +65,18 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	if *embedder != "" {
+		// Vectors are never mixed: the query must use the index's embedder.
+		meta, err := eng.Store().Meta(ctx)
+		if err != nil {
+			return err
+		}
+		if recorded := meta["embedder_spec"]; recorded != *embedder {
+			return errs.New(errs.Invalid, "EMBEDDER_MISMATCH",
+				"the index of %s was built with embedder %q, not %q; run \"lore index --embedder %s %s\" to re-embed",
+				root.Path(), recorded, *embedder, *embedder, root.Path())
+		}
+	}
 	resp, err := eng.Search(ctx, opts)
 	if err != nil {
 		return err

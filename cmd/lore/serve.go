@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/lore-dev/lore/internal/assist"
+	"github.com/lore-dev/lore/internal/config"
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/httpapi"
+	"github.com/lore-dev/lore/internal/mcp"
+	"github.com/lore-dev/lore/internal/search"
+)
+
+func init() {
+	register("serve", command{summary: "serve lore to AI assistants over MCP (stdio, or streamable HTTP with --http)", run: runServe})
+}
+
+func runServe(ctx context.Context, a *app, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	rootFlag := fs.String("root", ".", "the served folder: the code tools' \".\" and the default CODE_ROOT")
+	toolsets := fs.String("toolsets", strings.Join(mcp.Toolsets, ","), "tool families to serve, comma-separated")
+	readOnly := fs.Bool("read-only", false, "only read the index: no index_codebase, and a missing index is an error")
+	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio (PORT or :PORT bind 127.0.0.1)")
+	configFile := fs.String("config", "", "config file (default: lore.toml in the working directory, if present)")
+	fs.Usage = func() {
+		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--toolsets LIST] [--read-only] [--http ADDR] [--config FILE]")
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return helpOr(err, fs)
+	}
+	if len(pos) > 0 {
+		return usagef("serve takes no arguments, got %q; use --root", strings.Join(pos, " "))
+	}
+	sets, err := mcp.ParseToolsets(*toolsets)
+	if err != nil {
+		return usagef("--toolsets: %v", err)
+	}
+	if *httpAddr != "" {
+		if _, err := httpapi.ListenAddr(*httpAddr); err != nil {
+			return usagef("%v", err)
+		}
+	}
+
+	// stdout belongs to the protocol on stdio: everything else goes to stderr.
+	logger := slog.New(slog.NewTextHandler(a.stderr, nil))
+	cfg, err := config.LoadServe(config.ServeInputs{Root: *rootFlag, ConfigFile: *configFile, DefaultVersion: buildVersion()})
+	if err != nil {
+		return err
+	}
+	served, err := fsroot.Open(cfg.Root)
+	if err != nil {
+		return err
+	}
+	codeRoot, err := fsroot.Open(cfg.CodeRoot)
+	if err != nil {
+		return fmt.Errorf("%s: %w", config.EnvCodeRoot, err)
+	}
+	docsRoot, err := fsroot.Open(cfg.DocsRoot)
+	if err != nil {
+		return fmt.Errorf("%s: %w", config.EnvDocsRoot, err)
+	}
+	chat, err := assist.ChatFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	// --index and LORE_INDEX name the served root's index; any other root
+	// indexed through index_codebase gets its own default location.
+	indexFor := func(absRoot string) (string, error) {
+		if absRoot == served.Path() {
+			return config.IndexPath(a.indexFlag, absRoot)
+		}
+		return config.DefaultIndexPath(absRoot)
+	}
+	if *readOnly {
+		if err := requireIndex(ctx, served.Path(), indexFor); err != nil {
+			return err
+		}
+	}
+
+	opts := mcp.Options{
+		Name: cfg.ServerName, Version: cfg.ServerVersion,
+		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot,
+		Toolsets: sets, ReadOnly: *readOnly, IndexFor: indexFor, Logger: logger,
+	}
+	if chat != nil {
+		opts.Chat = chat
+	}
+	srv, err := mcp.New(opts)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	logger.Info("lore serve", "version", cfg.ServerVersion, "root", served.Path(), "code_root", codeRoot.Path(),
+		"docs_root", docsRoot.Path(), "toolsets", strings.Join(sets, ","), "read_only", *readOnly, "tools", strings.Join(srv.ToolNames(), ","))
+
+	if *httpAddr != "" {
+		return httpapi.Serve(ctx, httpapi.Options{
+			Addr:           *httpAddr,
+			MCP:            srv.HTTPHandler(),
+			AllowedOrigins: httpapi.ParseOrigins(os.Getenv(httpapi.EnvAllowedOrigins)),
+			Logger:         logger,
+			Ready:          func(base string) { fmt.Fprintf(a.stderr, "lore: serving MCP at %s/mcp\n", base) },
+		})
+	}
+	return srv.Serve(ctx, readCloser(a.stdin), writeCloser(a.stdout))
+}
+
+// requireIndex is --read-only's start-up check: without an index there is
+// nothing to serve, so lore serve stops and says what to run.
+func requireIndex(ctx context.Context, root string, indexFor func(string) (string, error)) error {
+	indexPath, err := indexFor(root)
+	if err != nil {
+		return err
+	}
+	eng, err := search.Open(ctx, indexPath)
+	if err != nil {
+		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
+			return errs.New(errs.NoIndex, "NO_INDEX",
+				"no index for %s (looked at %s); run \"lore index %s\" first: --read-only serves an existing index only", root, indexPath, root)
+		}
+		return err
+	}
+	return eng.Close()
+}
+
+// buildVersion is the version the binary was built as: the module version
+// of a go install, else the VCS revision, else "dev".
+func buildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev+" + s.Value[:12]
+		}
+	}
+	return "dev"
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func readCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return io.NopCloser(r)
+}
+
+func writeCloser(w io.Writer) io.WriteCloser {
+	// Closing the session must not close the process's stdout.
+	return nopWriteCloser{w}
+}

@@ -1,0 +1,140 @@
+package fsroot
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// ignoreFileNames are read in every directory, in increasing priority: a
+// ".ignore" (the ripgrep convention, same syntax) can override ".gitignore".
+var ignoreFileNames = []string{".gitignore", ".ignore"}
+
+// readIgnoreFile parses the ignore file at path; domain is the path
+// components (from the work-tree top) of the directory holding it. A missing
+// or unreadable file contributes no patterns: ignore files are advisory and
+// an unreadable one must not stop a walk.
+func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
+	data, err := readSmallFile(path)
+	if err != nil {
+		return nil
+	}
+	return parseIgnore(data, domain)
+}
+
+// parseIgnore turns the text of an ignore file into patterns, in file order
+// (later lines win, as in git).
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
+	var patterns []gitignore.Pattern
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		// gitignore.ParsePattern does not know about comments or blank lines.
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		patterns = append(patterns, parsePattern(negatedClassToGo(line), domain))
+	}
+	return patterns
+}
+
+// parsePattern is gitignore.ParsePattern with one fix: go-git lets "X/**"
+// match X itself, while git matches only what is inside X (so that
+// "X/**" followed by "!X/keep" re-includes X/keep).
+func parsePattern(line string, domain []string) gitignore.Pattern {
+	body, negated := strings.CutPrefix(line, "!")
+	prefix, ok := strings.CutSuffix(strings.TrimRight(body, " "), "/**")
+	if !ok || prefix == "" || strings.HasSuffix(body, `\ `) {
+		return gitignore.ParsePattern(line, domain)
+	}
+	if !strings.HasPrefix(prefix, "/") {
+		prefix = "/" + prefix // the pattern had a slash, so it is anchored
+	}
+	return insideOf{parent: gitignore.ParsePattern(prefix, domain), negated: negated}
+}
+
+// insideOf matches every path strictly below a folder matched by parent.
+type insideOf struct {
+	parent  gitignore.Pattern
+	negated bool
+}
+
+func (p insideOf) Match(path []string, _ bool) gitignore.MatchResult {
+	// go-git's glob match succeeds when any prefix of the path matches, so
+	// matching the parent folder's path asks "is a proper prefix of path
+	// matched by the prefix pattern?".
+	if len(path) < 2 || p.parent.Match(path[:len(path)-1], true) == gitignore.NoMatch {
+		return gitignore.NoMatch
+	}
+	if p.negated {
+		return gitignore.Include
+	}
+	return gitignore.Exclude
+}
+
+// negatedClassToGo rewrites git's negated character class "[!...]" to the
+// "[^...]" that path/filepath.Match (used by go-git) understands.
+func negatedClassToGo(p string) string {
+	if !strings.Contains(p, "[!") {
+		return p
+	}
+	var b strings.Builder
+	escaped := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		b.WriteByte(c)
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == '[' && i+1 < len(p) && p[i+1] == '!':
+			b.WriteByte('^')
+			i++
+		}
+	}
+	return b.String()
+}
+
+// excluded reports whether the highest-priority pattern matching path says
+// to exclude it. Patterns are in increasing priority.
+func excluded(patterns []gitignore.Pattern, path []string, isDir bool) bool {
+	for i := len(patterns) - 1; i >= 0; i-- {
+		if m := patterns[i].Match(path, isDir); m != gitignore.NoMatch {
+			return m == gitignore.Exclude
+		}
+	}
+	return false
+}
+
+// dirPatterns returns the patterns of the ignore files in dir, whose
+// components from the work-tree top are domain.
+func dirPatterns(dir string, domain []string) []gitignore.Pattern {
+	var patterns []gitignore.Pattern
+	for _, name := range ignoreFileNames {
+		patterns = append(patterns, readIgnoreFile(filepath.Join(dir, name), domain)...)
+	}
+	return patterns
+}
+
+// basePatterns returns the patterns that apply before the root's own ignore
+// files: the repository's info/exclude and the ignore files of the folders
+// between the work-tree top and the root. If those patterns would ignore the
+// root itself they are dropped: the user asked for that folder explicitly.
+func (r *Root) basePatterns() []gitignore.Pattern {
+	var patterns []gitignore.Pattern
+	if r.gitDir != "" {
+		patterns = append(patterns, readIgnoreFile(filepath.Join(r.gitDir, "info", "exclude"), nil)...)
+	}
+	dir := r.top
+	for i, name := range r.base {
+		patterns = append(patterns, dirPatterns(dir, r.base[:i])...)
+		if excluded(patterns, r.base[:i+1], true) {
+			return nil
+		}
+		dir = filepath.Join(dir, name)
+	}
+	return patterns
+}

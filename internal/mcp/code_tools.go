@@ -1,0 +1,525 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lore-dev/lore/internal/assist"
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/index"
+	"github.com/lore-dev/lore/internal/search"
+	"github.com/lore-dev/lore/internal/toon"
+)
+
+// The code family: index_codebase, search_code, search_docs. Its error
+// messages are a contract (the text content is exactly the message):
+//
+//	No index found for path: <path>. Run 'index_codebase' tool first.
+//	Missing required argument: <name>
+//	Path does not exist or is not a directory: <path>
+//	Query cannot be empty
+
+func registerCode(s *Server) error {
+	if !s.opts.ReadOnly {
+		s.register(s.indexCodebaseTool())
+	}
+	s.register(s.searchCodeTool())
+	s.register(s.searchDocsTool())
+	return nil
+}
+
+var (
+	readOnlyAnnotations = func(title string) *sdk.ToolAnnotations {
+		return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+	}
+	formatParam = param{name: "format", typ: "string", desc: "Text rendering of the results: json, toon (compact, for language models) or human. The structured content is the same.",
+		def: "json", enum: []string{"json", "toon", "human"}}
+	pathParam = param{name: "path", typ: "string", def: ".",
+		desc: "The indexed directory: absolute, or relative to the served root (\".\")."}
+	pathFilterParam = param{name: "path_filter", typ: "string",
+		desc: "Only paths matching this glob, relative to the indexed directory; ** crosses folders (e.g. Sources/Auth/**, docs/*.md)."}
+)
+
+func (s *Server) indexCodebaseTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "index_codebase",
+			Title: "Index a codebase",
+			Description: "Index a directory for search_code and search_docs: code is split into chunks with symbols, " +
+				"docs into sections. Incremental: only changed files are re-indexed unless force is true. " +
+				"The index lives in lore's cache, never in the directory. Supports task-augmented calls and progress notifications.",
+			Annotations: &sdk.ToolAnnotations{Title: "Index a codebase", ReadOnlyHint: false, DestructiveHint: ptr(false),
+				IdempotentHint: true, OpenWorldHint: ptr(false)},
+			Icons: iconIndex,
+			OutputSchema: outputSchema(map[string]any{
+				"root":        sString("the indexed directory"),
+				"index_path":  sString("the index file"),
+				"files":       sInt("files considered"),
+				"indexed":     sInt("files (re)indexed in this run"),
+				"unchanged":   sInt("files skipped because they did not change"),
+				"deleted":     sInt("files removed from the index because they are gone"),
+				"chunks":      sInt("chunks written"),
+				"errors":      sInt("files that could not be indexed"),
+				"file_errors": sArray(sObject(map[string]any{"path": sString(""), "message": sString("")}, "path", "message")),
+				"duration_ms": sInt("wall time of the run"),
+			}, "root", "files", "chunks", "errors", "unchanged", "deleted", "duration_ms"),
+		},
+		params: []param{
+			{name: "path", typ: "string", required: true, desc: "Absolute path to the directory to index."},
+			{name: "force", typ: "boolean", def: false, desc: "Re-index every file even if it has not changed."},
+		},
+		taskSupport: "optional",
+		run:         s.indexCodebase,
+	}
+}
+
+// indexOutput is index_codebase's structured content.
+type indexOutput struct {
+	Root       string            `json:"root"`
+	IndexPath  string            `json:"index_path"`
+	Files      int               `json:"files"`
+	Indexed    int               `json:"indexed"`
+	Unchanged  int               `json:"unchanged"`
+	Deleted    int               `json:"deleted"`
+	Chunks     int               `json:"chunks"`
+	Errors     int               `json:"errors"`
+	FileErrors []index.FileError `json:"file_errors"`
+	DurationMS int64             `json:"duration_ms"`
+}
+
+func (s *Server) indexCodebase(ctx context.Context, c *call) (*outcome, error) {
+	root, err := s.codeRoot(c.str("path"))
+	if err != nil {
+		return nil, err
+	}
+	c.logAs("root", root)
+	indexPath, err := s.opts.IndexFor(root)
+	if err != nil {
+		return nil, err
+	}
+	// One run per index file at a time; a second call waits for the first.
+	unlock, err := s.indexLocks.lock(ctx, indexPath)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	progress := c.progressReporter(ctx, "files")
+	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Force: c.boolean("force"),
+		Progress: func(p index.Progress) { progress(p.Done, p.Total) }})
+	if err != nil {
+		return nil, err
+	}
+	out := indexOutput{
+		Root: stats.Root, IndexPath: stats.IndexPath, Files: stats.Scanned, Indexed: stats.Indexed,
+		Unchanged: stats.Unchanged, Deleted: stats.Deleted, Chunks: stats.Chunks, Errors: stats.Errors,
+		FileErrors: stats.FileErrors, DurationMS: stats.DurationMS,
+	}
+	if out.FileErrors == nil {
+		out.FileErrors = []index.FileError{}
+	}
+	text := fmt.Sprintf("Indexed %s: %d files (%d indexed, %d unchanged, %d deleted), %d chunks, %d errors in %s.",
+		out.Root, out.Files, out.Indexed, out.Unchanged, out.Deleted, out.Chunks, out.Errors,
+		(time.Duration(out.DurationMS) * time.Millisecond).String())
+	for _, fe := range out.FileErrors {
+		text += fmt.Sprintf("\nerror: %s: %s", fe.Path, fe.Message)
+	}
+	return &outcome{structured: out, text: text}, nil
+}
+
+func (s *Server) searchCodeTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "search_code",
+			Title: "Search code",
+			Description: "Ranked hybrid search (BM25 + semantic + code-aware signals) over the indexed code: natural-language " +
+				"questions or identifiers. Each result is a chunk with path, start_line, end_line, relevance_percent, kind, " +
+				"symbols, signature, breadcrumb, doc_comment and content. expand_query adds related terms and synthesize " +
+				"adds a summary with follow-up suggestions (from the client's model via sampling, a configured endpoint, or a built-in fallback).",
+			Annotations:  readOnlyAnnotations("Search code"),
+			Icons:        iconSearch,
+			OutputSchema: searchOutputSchema(),
+		},
+		params: []param{
+			{name: "query", typ: "string", required: true, desc: "Natural language search query or code pattern."},
+			pathParam,
+			{name: "limit", typ: "integer", def: 20, min: ptr(1.0), max: ptr(float64(search.MaxLimit)), desc: "Maximum number of results."},
+			{name: "semantic_weight", typ: "number", def: 0.7, min: ptr(0.0), max: ptr(1.0),
+				desc: "Weight of semantic search against keyword search, 0.0 (keywords only) to 1.0 (semantic only)."},
+			{name: "extensions", typ: "string", desc: "Only files with these extensions, comma-separated (go,py or .go,.py)."},
+			pathFilterParam,
+			formatParam,
+			{name: "expand_query", typ: "boolean", def: false, desc: "Expand the query with related terms before searching."},
+			{name: "synthesize", typ: "boolean", def: false, desc: "Add a summary of the results with follow-up suggestions."},
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) { return s.searchIndex(ctx, c, false) },
+	}
+}
+
+func (s *Server) searchDocsTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "search_docs",
+			Title: "Search documentation",
+			Description: "Full-text search over the indexed documentation (Markdown, reStructuredText, AsciiDoc, plain text): " +
+				"results are sections with path, start_line, end_line and content.",
+			Annotations:  readOnlyAnnotations("Search documentation"),
+			Icons:        iconDocs,
+			OutputSchema: searchOutputSchema(),
+		},
+		params: []param{
+			{name: "query", typ: "string", required: true, desc: "Natural language search query."},
+			pathParam,
+			{name: "limit", typ: "integer", def: 10, min: ptr(1.0), max: ptr(float64(search.MaxLimit)), desc: "Maximum number of results."},
+			pathFilterParam,
+			formatParam,
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) { return s.searchIndex(ctx, c, true) },
+	}
+}
+
+func searchOutputSchema() map[string]any {
+	hit := sObject(map[string]any{
+		"path":              sString("file path relative to the indexed directory"),
+		"start_line":        sInt("first line, 1-based"),
+		"end_line":          sInt("last line, inclusive"),
+		"relevance_percent": sInt("relevance, 0-100"),
+		"kind":              sString("chunk type: function, method, class, section, …"),
+		"language":          sString(""),
+		"symbols":           sStringArray("symbol names the chunk defines"),
+		"signature":         sString("function or type signature"),
+		"breadcrumb":        sString("where the chunk sits: enclosing types, heading path"),
+		"doc_comment":       sString("the chunk's documentation comment"),
+		"content":           sString("the chunk's text"),
+	}, "path", "start_line", "end_line", "relevance_percent", "kind", "symbols", "content")
+	return outputSchema(map[string]any{
+		"query":   sString("the query as given"),
+		"root":    sString("the indexed directory"),
+		"results": sArray(hit),
+		"total":   sInt("number of results"),
+		"took_ms": sNumber("search time in milliseconds"),
+		"expansion": sObject(map[string]any{
+			"source": sEnum("what expanded the query", "sampling", "openai", "builtin"),
+			"terms":  sStringArray("terms added to the query"),
+			"query":  sString("the query that was searched"),
+			"note":   sString("why an earlier source was not used"),
+		}, "source", "terms", "query"),
+		"synthesis": sObject(map[string]any{
+			"source":     sEnum("what wrote the summary", "sampling", "openai", "builtin"),
+			"summary":    sString(""),
+			"follow_ups": sStringArray("suggested next searches or questions"),
+			"note":       sString("why an earlier source was not used"),
+		}, "source", "summary", "follow_ups"),
+	}, "query", "root", "results", "total")
+}
+
+// codeHit is one search_code / search_docs result.
+type codeHit struct {
+	Path             string   `json:"path"`
+	StartLine        int      `json:"start_line"`
+	EndLine          int      `json:"end_line"`
+	RelevancePercent int      `json:"relevance_percent"`
+	Kind             string   `json:"kind"`
+	Language         string   `json:"language,omitempty"`
+	Symbols          []string `json:"symbols"`
+	Signature        string   `json:"signature,omitempty"`
+	Breadcrumb       string   `json:"breadcrumb,omitempty"`
+	DocComment       string   `json:"doc_comment,omitempty"`
+	Content          string   `json:"content"`
+}
+
+// searchOutput is search_code's and search_docs's structured content.
+type searchOutput struct {
+	Query     string            `json:"query"`
+	Root      string            `json:"root"`
+	Results   []codeHit         `json:"results"`
+	Total     int               `json:"total"`
+	TookMS    float64           `json:"took_ms"`
+	Expansion *assist.Expansion `json:"expansion,omitempty"`
+	Synthesis *assist.Synthesis `json:"synthesis,omitempty"`
+}
+
+// searchIndex runs search_code (docsOnly false) or search_docs.
+func (s *Server) searchIndex(ctx context.Context, c *call, docsOnly bool) (*outcome, error) {
+	query := strings.TrimSpace(c.str("query"))
+	if query == "" {
+		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+	}
+	root, err := s.codeRoot(c.str("path"))
+	if err != nil {
+		return nil, err
+	}
+	c.logAs("root", root)
+	eng, err := s.engineFor(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	opts := search.Options{Query: query, Limit: c.integer("limit"), PathGlob: c.str("path_filter"), DocsOnly: docsOnly}
+	out := searchOutput{Query: query, Root: root}
+	var helper *assist.Assistant
+	if !docsOnly {
+		w := c.number("semantic_weight")
+		opts.SemanticWeight = &w
+		for _, ext := range strings.Split(c.str("extensions"), ",") {
+			if ext = strings.TrimPrefix(strings.TrimSpace(ext), "."); ext != "" {
+				opts.Extensions = append(opts.Extensions, ext)
+			}
+		}
+		if c.boolean("expand_query") || c.boolean("synthesize") {
+			helper = s.assistant(c, eng)
+		}
+		if c.boolean("expand_query") {
+			exp, err := helper.Expand(ctx, query)
+			if err != nil {
+				return nil, err
+			}
+			out.Expansion = &exp
+			opts.Query = exp.Query
+		}
+	}
+	resp, err := eng.Search(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	out.Results = make([]codeHit, 0, len(resp.Results))
+	links := make([]linkHit, 0, len(resp.Results))
+	for _, r := range resp.Results {
+		symbols := r.Symbols
+		if symbols == nil {
+			symbols = []string{}
+		}
+		out.Results = append(out.Results, codeHit{
+			Path: r.Path, StartLine: r.StartLine, EndLine: r.EndLine, RelevancePercent: r.RelevancePercent,
+			Kind: r.Kind, Language: r.Language, Symbols: symbols, Signature: r.Signature,
+			Breadcrumb: r.Breadcrumb, DocComment: r.DocComment, Content: r.Content,
+		})
+		links = append(links, linkHit{root: root, path: r.Path, start: r.StartLine, end: r.EndLine})
+	}
+	out.Total, out.TookMS = len(out.Results), resp.TookMS
+	if !docsOnly && c.boolean("synthesize") {
+		syn, err := helper.Synthesize(ctx, query, assistHits(out.Results))
+		if err != nil {
+			return nil, err
+		}
+		out.Synthesis = &syn
+	}
+	text, err := renderSearch(c.str("format"), out)
+	if err != nil {
+		return nil, err
+	}
+	return &outcome{structured: out, text: text, content: resourceLinks(links)}, nil
+}
+
+func assistHits(results []codeHit) []assist.Hit {
+	hits := make([]assist.Hit, len(results))
+	for i, r := range results {
+		hits[i] = assist.Hit{Path: r.Path, StartLine: r.StartLine, EndLine: r.EndLine, Kind: r.Kind, Symbols: r.Symbols,
+			Signature: r.Signature, DocComment: r.DocComment, Content: r.Content}
+	}
+	return hits
+}
+
+// renderSearch is the text rendering of a search in the requested format.
+func renderSearch(format string, out searchOutput) (string, error) {
+	switch format {
+	case "toon":
+		data, err := toon.Marshal(out)
+		if err != nil {
+			return "", fmt.Errorf("encoding TOON: %w", err)
+		}
+		return string(data), nil
+	case "human":
+		return renderHuman(out), nil
+	default:
+		return "", nil // JSON of the structured content
+	}
+}
+
+// humanContentLines bounds how much of each chunk the human format shows.
+const humanContentLines = 12
+
+func renderHuman(out searchOutput) string {
+	var b strings.Builder
+	if out.Expansion != nil && len(out.Expansion.Terms) > 0 {
+		fmt.Fprintf(&b, "Expanded query (%s): %s\n\n", out.Expansion.Source, out.Expansion.Query)
+	}
+	if len(out.Results) == 0 {
+		fmt.Fprintf(&b, "No results for %q in %s.\n", out.Query, out.Root)
+	} else {
+		fmt.Fprintf(&b, "%d result(s) for %q in %s (%.0f ms)\n", len(out.Results), out.Query, out.Root, out.TookMS)
+	}
+	for i, r := range out.Results {
+		fmt.Fprintf(&b, "\n%d. %s:%d-%d  %s", i+1, r.Path, r.StartLine, r.EndLine, r.Kind)
+		if len(r.Symbols) > 0 {
+			fmt.Fprintf(&b, " %s", strings.Join(r.Symbols, ", "))
+		}
+		fmt.Fprintf(&b, "  (%d%%)\n", r.RelevancePercent)
+		if r.Breadcrumb != "" {
+			fmt.Fprintf(&b, "   in %s\n", r.Breadcrumb)
+		}
+		if r.Signature != "" {
+			fmt.Fprintf(&b, "   %s\n", r.Signature)
+		}
+		lines := strings.Split(strings.TrimRight(r.Content, "\n"), "\n")
+		for j, line := range lines {
+			if j == humanContentLines {
+				fmt.Fprintf(&b, "   │ … %d more lines\n", len(lines)-humanContentLines)
+				break
+			}
+			fmt.Fprintf(&b, "   │ %s\n", line)
+		}
+	}
+	if out.Synthesis != nil {
+		fmt.Fprintf(&b, "\nSummary (%s): %s\n", out.Synthesis.Source, out.Synthesis.Summary)
+		for _, f := range out.Synthesis.FollowUps {
+			fmt.Fprintf(&b, "  - %s\n", f)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// codeRoot resolves a code tool's path argument: "" and "." are the served
+// root, a relative path is relative to it. The result has symlinks
+// resolved, as lore index names roots.
+func (s *Server) codeRoot(p string) (string, error) {
+	if strings.TrimSpace(p) == "" || p == "." {
+		p = s.opts.Root
+	} else if !filepath.IsAbs(p) {
+		p = filepath.Join(s.opts.Root, p)
+	}
+	root, err := fsroot.Open(p)
+	if err != nil {
+		if e, ok := errs.As(err); ok && (e.Kind == errs.NotFound || e.Code == fsroot.CodeNotADirectory || e.Code == fsroot.CodeInvalidArgument) {
+			code := "NOT_A_DIRECTORY"
+			if e.Kind == errs.NotFound {
+				code = "NOT_FOUND"
+			}
+			return "", errs.New(e.Kind, code, "Path does not exist or is not a directory: %s", p).With("path", p)
+		}
+		return "", err
+	}
+	return root.Path(), nil
+}
+
+// engineFor returns the search engine of root's index; a missing index is
+// the contract's message.
+func (s *Server) engineFor(ctx context.Context, root string) (*search.Engine, error) {
+	indexPath, err := s.opts.IndexFor(root)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := s.engines.get(ctx, indexPath)
+	if err != nil {
+		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
+			hint := "Run 'index_codebase' tool first."
+			if s.opts.ReadOnly {
+				hint = fmt.Sprintf("Run 'lore index %s' first.", root)
+			}
+			return nil, errs.New(errs.NoIndex, "NO_INDEX", "No index found for path: %s. %s", root, hint).With("path", root)
+		}
+		return nil, err
+	}
+	return eng, nil
+}
+
+// assistant is the expansion/synthesis helper for one call: the client's
+// model when it offers sampling, the configured chat endpoint, and the
+// index's vocabulary.
+func (s *Server) assistant(c *call, eng *search.Engine) *assist.Assistant {
+	a := &assist.Assistant{Chat: s.opts.Chat}
+	if canSample(c.req) {
+		a.Sampler = sessionSampler{c.req.Session}
+	}
+	// The index's vocabulary lookup when the engine has one, else the
+	// symbols of the query's own top results.
+	if rt, ok := any(eng).(interface {
+		RelatedTerms(ctx context.Context, query string, n int) ([]string, error)
+	}); ok {
+		a.Vocabulary = rt.RelatedTerms
+	} else {
+		a.Vocabulary = assist.ResultTerms(func(ctx context.Context, query string, limit int) ([]assist.Hit, error) {
+			resp, err := eng.Search(ctx, search.Options{Query: query, Limit: limit})
+			if err != nil {
+				return nil, err
+			}
+			hits := make([]assist.Hit, len(resp.Results))
+			for i, r := range resp.Results {
+				hits[i] = assist.Hit{Path: r.Path, Symbols: r.Symbols}
+			}
+			return hits, nil
+		})
+	}
+	return a
+}
+
+// canSample reports whether the client offered sampling and the request's
+// protocol still allows server-initiated requests (2026-07-28 forbids them).
+func canSample(req *sdk.CallToolRequest) bool {
+	if req.Session == nil || protocolVersion(req) >= "2026-07-28" {
+		return false
+	}
+	caps := req.Session.InitializeParams()
+	return caps != nil && caps.Capabilities != nil && caps.Capabilities.Sampling != nil
+}
+
+// sessionSampler asks the client's model through MCP sampling.
+type sessionSampler struct{ ss *sdk.ServerSession }
+
+func (p sessionSampler) Complete(ctx context.Context, system, prompt string, maxTokens int) (string, error) {
+	res, err := p.ss.CreateMessage(ctx, &sdk.CreateMessageParams{
+		SystemPrompt: system,
+		Messages:     []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: prompt}}},
+		MaxTokens:    int64(maxTokens),
+	})
+	if err != nil {
+		return "", err
+	}
+	tc, ok := res.Content.(*sdk.TextContent)
+	if !ok {
+		return "", fmt.Errorf("the client's model answered with %T, not text", res.Content)
+	}
+	return tc.Text, nil
+}
+
+// engineCache keeps one search engine per index file for the server's life.
+type engineCache struct {
+	mu   sync.Mutex
+	open map[string]*search.Engine
+}
+
+func newEngineCache() *engineCache { return &engineCache{open: map[string]*search.Engine{}} }
+
+// get opens the engine of indexPath once; a failure (no index yet) is not
+// remembered, so the next call retries.
+func (c *engineCache) get(ctx context.Context, indexPath string) (*search.Engine, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.open[indexPath]; ok {
+		return e, nil
+	}
+	e, err := search.Open(ctx, indexPath)
+	if err != nil {
+		return nil, err
+	}
+	c.open[indexPath] = e
+	return e, nil
+}
+
+func (c *engineCache) closeAll() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var first error
+	for path, e := range c.open {
+		if err := e.Close(); err != nil && first == nil {
+			first = fmt.Errorf("closing the index %s: %w", path, err)
+		}
+		delete(c.open, path)
+	}
+	return first
+}

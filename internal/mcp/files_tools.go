@@ -1,0 +1,251 @@
+package mcp
+
+import (
+	"context"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lore-dev/lore/internal/files"
+)
+
+// The files family: search, open_file, get_snippet, list_dir over the docs
+// and code roots. Every answer is one envelope,
+//
+//	{"result": …, "meta": {"repo", "duration_ms", "truncated"}}
+//
+// and every error {"error": {"code", "message", "details"}}; the text
+// content is that JSON. The tools only translate: internal/files does the
+// work and names the errors (docs/errors.md lists them).
+
+func registerFiles(s *Server) error {
+	svc := files.New(s.opts.DocsRoot, s.opts.CodeRoot)
+	s.register(s.filesSearchTool(svc))
+	s.register(s.openFileTool(svc))
+	s.register(s.getSnippetTool(svc))
+	s.register(s.listDirTool(svc))
+	return nil
+}
+
+// envelope is the files family's success shape.
+type envelope struct {
+	Result any          `json:"result"`
+	Meta   envelopeMeta `json:"meta"`
+}
+
+type envelopeMeta struct {
+	Repo       string `json:"repo"`
+	DurationMS int64  `json:"duration_ms"`
+	Truncated  bool   `json:"truncated"`
+}
+
+// envelopeSchema is the output schema of a files tool whose result has
+// the given schema.
+func envelopeSchema(result map[string]any) map[string]any {
+	return outputSchema(map[string]any{
+		"result": result,
+		"meta": sObject(map[string]any{
+			"repo":        sString("the repository searched or read: docs, code or both"),
+			"duration_ms": sInt("time taken"),
+			"truncated":   sBool("true when a limit cut the result short"),
+		}, "repo", "duration_ms", "truncated"),
+	}, "result", "meta")
+}
+
+func repoParam(values ...string) param {
+	return param{name: "repo", typ: "string", required: true, enum: values, badCode: files.CodeRepoInvalid,
+		desc: "Which root: docs (DOCS_ROOT) or code (CODE_ROOT)."}
+}
+
+var linesSchema = sArray(sObject(map[string]any{
+	"n":    sInt("1-based line number"),
+	"text": sString("the line without its line ending"),
+}, "n", "text"))
+
+var fileContentSchema = sObject(map[string]any{
+	"path":        sString("relative to the root"),
+	"lines":       linesSchema,
+	"total_lines": sInt("lines in the whole file"),
+	"truncated":   sBool("fewer lines than asked for were returned (size caps)"),
+}, "path", "lines", "total_lines")
+
+func (s *Server) filesSearchTool(svc *files.Service) *tool {
+	repo := repoParam("docs", "code", "both")
+	repo.required, repo.def = false, "both"
+	repo.desc = "Which roots to search: docs, code or both (docs first)."
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "search",
+			Title: "Search files",
+			Description: "Deterministic keyword (or regex) search over the text files of the docs and code roots: one entry " +
+				"per matching line with repo, path, line and preview, ordered by repo (docs first), path, then line. " +
+				"Binary, hidden and ignored files are skipped. Use it for exact strings; use search_code for ranked search.",
+			Annotations: readOnlyAnnotations("Search files"),
+			Icons:       iconSearch,
+			OutputSchema: envelopeSchema(sObject(map[string]any{
+				"matches": sArray(sObject(map[string]any{
+					"repo":    sEnum("", "docs", "code"),
+					"path":    sString("relative to the repo's root"),
+					"line":    sInt("1-based"),
+					"preview": sString("the matching line, trimmed and cut around the match"),
+				}, "repo", "path", "line", "preview")),
+			}, "matches")),
+		},
+		params: []param{
+			{name: "query", typ: "string", required: true, desc: "The text to find (a Go regular expression when regex is true)."},
+			repo,
+			{name: "limit", typ: "integer", def: files.DefaultSearchLimit, min: ptr(1.0), max: ptr(float64(files.MaxSearchLimit)),
+				badCode: files.CodeLimitInvalid, desc: "Maximum number of matching lines."},
+			{name: "path", typ: "string", desc: "Only this folder or file, or the files matching a glob (*.go, internal/**/*_test.go)."},
+			{name: "case_sensitive", typ: "boolean", def: false, desc: "Match case exactly."},
+			{name: "regex", typ: "boolean", def: false, desc: "Treat query as a regular expression (RE2 syntax), matched line by line."},
+		},
+		jsonText: true,
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			start := time.Now()
+			repo := c.str("repo")
+			c.logAs("repo", repo)
+			res, err := svc.Search(ctx, files.SearchQuery{
+				Query: c.str("query"), Repo: repo, Limit: c.integer("limit"), Path: c.str("path"),
+				CaseSensitive: c.boolean("case_sensitive"), Regex: c.boolean("regex"),
+			})
+			if err != nil {
+				return nil, err
+			}
+			matches := res.Results
+			if matches == nil {
+				matches = []files.SearchHit{}
+			}
+			links := make([]linkHit, 0, len(matches))
+			for _, m := range matches {
+				links = append(links, linkHit{root: s.repoPath(m.Repo), path: m.Path, start: m.Line, end: m.Line})
+			}
+			return &outcome{
+				structured: envelope{Result: map[string]any{"matches": matches}, Meta: meta(repo, start, res.Truncated)},
+				content:    resourceLinks(links),
+			}, nil
+		},
+	}
+}
+
+func (s *Server) openFileTool(svc *files.Service) *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "open_file",
+			Title: "Open a file",
+			Description: "The full content of a text file with line numbers: {path, lines: [{n, text}], total_lines}. " +
+				"Large files are cut (meta.truncated); binary files answer BINARY_FILE. Prefer get_snippet for a known range.",
+			Annotations:  readOnlyAnnotations("Open a file"),
+			Icons:        iconFile,
+			OutputSchema: envelopeSchema(fileContentSchema),
+		},
+		params: []param{
+			repoParam("docs", "code"),
+			{name: "path", typ: "string", required: true, desc: "The file, relative to the root."},
+		},
+		jsonText: true,
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			start := time.Now()
+			repo := c.str("repo")
+			c.logAs("repo", repo)
+			content, err := svc.OpenFile(ctx, repo, c.str("path"))
+			if err != nil {
+				return nil, err
+			}
+			return fileOutcome(repo, start, content), nil
+		},
+	}
+}
+
+func (s *Server) getSnippetTool(svc *files.Service) *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "get_snippet",
+			Title: "Read lines of a file",
+			Description: "Lines start_line..end_line (1-based, inclusive) of a text file, with line numbers. The end is clamped " +
+				"to the file; start_line < 1, end_line < start_line or a start past the end answer INVALID_RANGE.",
+			Annotations:  readOnlyAnnotations("Read lines of a file"),
+			Icons:        iconFile,
+			OutputSchema: envelopeSchema(fileContentSchema),
+		},
+		params: []param{
+			repoParam("docs", "code"),
+			{name: "path", typ: "string", required: true, desc: "The file, relative to the root."},
+			{name: "start_line", typ: "integer", required: true, badCode: files.CodeInvalidRange, desc: "First line, 1-based."},
+			{name: "end_line", typ: "integer", required: true, badCode: files.CodeInvalidRange, desc: "Last line, inclusive."},
+		},
+		jsonText: true,
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			start := time.Now()
+			repo := c.str("repo")
+			c.logAs("repo", repo)
+			content, err := svc.GetSnippet(ctx, repo, c.str("path"), c.integer("start_line"), c.integer("end_line"))
+			if err != nil {
+				return nil, err
+			}
+			return fileOutcome(repo, start, content), nil
+		},
+	}
+}
+
+func (s *Server) listDirTool(svc *files.Service) *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "list_dir",
+			Title: "List a folder",
+			Description: "The entries of a folder, relative to the root: {name, path, type: file|dir, size}, folders first, " +
+				"each group sorted by name. Hidden and ignored entries are left out.",
+			Annotations: readOnlyAnnotations("List a folder"),
+			Icons:       iconFolder,
+			OutputSchema: envelopeSchema(sObject(map[string]any{
+				"path": sString("the folder, relative to the root; \".\" for the root"),
+				"entries": sArray(sObject(map[string]any{
+					"name": sString(""),
+					"path": sString("relative to the root"),
+					"type": sEnum("", "file", "dir"),
+					"size": sInt("bytes; 0 for folders"),
+				}, "name", "path", "type", "size")),
+			}, "path", "entries")),
+		},
+		params: []param{
+			repoParam("docs", "code"),
+			{name: "path", typ: "string", def: "", desc: "The folder, relative to the root; empty for the root itself."},
+		},
+		jsonText: true,
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			start := time.Now()
+			repo := c.str("repo")
+			c.logAs("repo", repo)
+			listing, err := svc.ListDir(ctx, repo, c.str("path"))
+			if err != nil {
+				return nil, err
+			}
+			return &outcome{structured: envelope{
+				Result: map[string]any{"path": listing.Path, "entries": listing.Entries},
+				Meta:   meta(repo, start, listing.Truncated),
+			}}, nil
+		},
+	}
+}
+
+func fileOutcome(repo string, start time.Time, content *files.FileContent) *outcome {
+	if content.Lines == nil {
+		content.Lines = []files.Line{} // an empty file: no lines, not null
+	}
+	return &outcome{structured: envelope{Result: content, Meta: meta(repo, start, content.Truncated)}}
+}
+
+func meta(repo string, start time.Time, truncated bool) envelopeMeta {
+	return envelopeMeta{Repo: repo, DurationMS: time.Since(start).Milliseconds(), Truncated: truncated}
+}
+
+// repoPath is the absolute folder of a files repository.
+func (s *Server) repoPath(repo string) string {
+	if repo == files.RepoDocs && s.opts.DocsRoot != nil {
+		return s.opts.DocsRoot.Path()
+	}
+	if s.opts.CodeRoot != nil {
+		return s.opts.CodeRoot.Path()
+	}
+	return s.opts.Root
+}

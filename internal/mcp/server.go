@@ -1,0 +1,316 @@
+// Package mcp serves lore over the Model Context Protocol (MCP), on stdio
+// and on streamable HTTP, using the official Go SDK.
+//
+// It only translates: each tool decodes its arguments, calls a core package
+// (files, index, search, assist) and renders the answer as structured
+// content plus a text rendering. What the SDK lacks is added here through
+// its public hooks, without forking it: tools/list in registration order,
+// MCP 2025-11-25 Tasks (tasks.go), and a stdio transport that survives bad
+// input (conn.go).
+//
+// Tools come in families ("files", "code", ...). A family is a function that
+// registers its tools; --toolsets picks the families, and tools/list returns
+// tools in the order they were registered.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lore-dev/lore/internal/assist"
+	"github.com/lore-dev/lore/internal/fsroot"
+)
+
+// Options configures a Server.
+type Options struct {
+	Name    string // the server name reported at initialize ("lore")
+	Version string // the server version reported at initialize
+
+	Root     string       // the served root, absolute: "." of the code tools
+	CodeRoot *fsroot.Root // the files tools' "code" root
+	DocsRoot *fsroot.Root // the files tools' "docs" root
+
+	Toolsets []string // the families to serve; nil means all
+	ReadOnly bool     // no index_codebase; the index is only read
+
+	// IndexFor names the index file of an absolute root directory.
+	IndexFor func(absRoot string) (string, error)
+
+	// Chat is an OpenAI-compatible chat endpoint for expand_query and
+	// synthesize when the client offers no sampling; nil means none.
+	Chat assist.Model
+
+	Logger *slog.Logger // where logs go (stderr); nil discards them
+}
+
+// Toolsets lists every tool family name --toolsets accepts, in the order
+// families register their tools.
+var Toolsets = []string{"files", "code", "packages", "specs", "collections"}
+
+// family is a tool family: a name --toolsets knows and the function that
+// registers its tools. Families not implemented yet are simply absent.
+type family struct {
+	name     string
+	register func(*Server) error
+}
+
+var families = []family{
+	{"files", registerFiles},
+	{"code", registerCode},
+}
+
+// ParseToolsets parses a --toolsets value ("files,code"); empty means all.
+// An unknown name is an error naming it and the known ones.
+func ParseToolsets(value string) ([]string, error) {
+	if strings.TrimSpace(value) == "" {
+		return slices.Clone(Toolsets), nil
+	}
+	var out []string
+	for _, name := range strings.Split(value, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		if !slices.Contains(Toolsets, name) {
+			return nil, fmt.Errorf("unknown toolset %q (known: %s)", name, strings.Join(Toolsets, ", "))
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no toolset named in %q (known: %s)", value, strings.Join(Toolsets, ", "))
+	}
+	return out, nil
+}
+
+// Server is lore's MCP server: one per process, serving any number of
+// sessions (one on stdio, many on HTTP).
+type Server struct {
+	opts Options
+	sdk  *sdk.Server
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	tools  []*tool // registration order
+	byName map[string]*tool
+
+	tasks      *taskStore
+	engines    *engineCache
+	indexLocks *keyedLock
+	lifetime   context.Context // ends at Close; background work derives from it
+	stop       context.CancelFunc
+}
+
+// New builds a Server with the tool families of opts.Toolsets.
+func New(opts Options) (*Server, error) {
+	if opts.Name == "" {
+		opts.Name = "lore"
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.Toolsets == nil {
+		opts.Toolsets = slices.Clone(Toolsets)
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		opts:       opts,
+		log:        logger,
+		byName:     map[string]*tool{},
+		tasks:      newTaskStore(),
+		engines:    newEngineCache(),
+		indexLocks: newKeyedLock(),
+	}
+	s.lifetime, s.stop = context.WithCancel(context.Background())
+	s.tasks.onStop = func(t *task, afterCancel time.Duration) {
+		s.log.Info("task work stopped", "task", t.id, "tool", t.tool, "after_cancel_ms", afterCancel.Milliseconds())
+	}
+	s.sdk = sdk.NewServer(
+		&sdk.Implementation{Name: opts.Name, Title: "lore", Version: opts.Version},
+		&sdk.ServerOptions{
+			Instructions: s.instructions(),
+			// The SDK logs every session at Info; lore's log is one line per tool call.
+			Logger: slog.New(minLevel{logger.Handler(), slog.LevelWarn}),
+		})
+	s.sdk.AddReceivingMiddleware(s.tasksMiddleware, s.listOrderMiddleware)
+	if err := s.registerTaskMethods(); err != nil {
+		return nil, fmt.Errorf("adding the tasks methods: %w", err)
+	}
+	for _, f := range families {
+		if !slices.Contains(opts.Toolsets, f.name) {
+			continue
+		}
+		if err := f.register(s); err != nil {
+			return nil, fmt.Errorf("registering the %s tools: %w", f.name, err)
+		}
+	}
+	return s, nil
+}
+
+// Serve runs one MCP session over newline-delimited JSON on in and out
+// (stdio) until the client closes in or ctx ends.
+func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	err := s.sdk.Run(ctx, &lineTransport{in: in, out: out})
+	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// Close stops background work (tasks) and closes the open indexes.
+func (s *Server) Close() error {
+	s.stop()
+	s.tasks.cancelAll()
+	return s.engines.closeAll()
+}
+
+// ToolNames lists the served tools in registration order.
+func (s *Server) ToolNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		names[i] = t.def.Name
+	}
+	return names
+}
+
+// register adds t, or replaces the tool of the same name in place: its
+// position in tools/list does not change.
+func (s *Server) register(t *tool) {
+	t.def.InputSchema = t.inputSchema()
+	s.mu.Lock()
+	if old, ok := s.byName[t.def.Name]; ok {
+		s.tools[slices.Index(s.tools, old)] = t
+	} else {
+		s.tools = append(s.tools, t)
+	}
+	s.byName[t.def.Name] = t
+	s.mu.Unlock()
+	s.sdk.AddTool(t.def, s.toolHandler(t))
+}
+
+func (s *Server) lookupTool(name string) (*tool, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.byName[name]
+	return t, ok
+}
+
+// listOrderMiddleware returns tools/list in registration order (the SDK
+// sorts by name) and, for 2025-11-25 sessions, adds execution.taskSupport.
+// The SDK's page size (1000) is far above lore's tool count, so its
+// name-based cursor never splits the list.
+func (s *Server) listOrderMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || method != "tools/list" {
+			return res, err
+		}
+		list, ok := res.(*sdk.ListToolsResult)
+		if !ok {
+			return res, nil
+		}
+		s.mu.Lock()
+		position := make(map[string]int, len(s.tools))
+		taskSupport := map[string]string{}
+		for i, t := range s.tools {
+			position[t.def.Name] = i
+			if t.taskSupport != "" {
+				taskSupport[t.def.Name] = t.taskSupport
+			}
+		}
+		s.mu.Unlock()
+		slices.SortStableFunc(list.Tools, func(a, b *sdk.Tool) int {
+			return position[a.Name] - position[b.Name]
+		})
+		lr, ok := req.(*sdk.ListToolsRequest)
+		if !ok || protocolVersion(lr) != tasksProtocolVersion || len(taskSupport) == 0 {
+			return list, nil
+		}
+		return patchJSON(list, func(m map[string]any) {
+			tools, _ := m["tools"].([]any)
+			for _, raw := range tools {
+				t, _ := raw.(map[string]any)
+				if name, _ := t["name"].(string); taskSupport[name] != "" {
+					t["execution"] = map[string]any{"taskSupport": taskSupport[name]}
+				}
+			}
+		})
+	}
+}
+
+// instructions tell an agent which tool to use for what.
+func (s *Server) instructions() string {
+	var b strings.Builder
+	b.WriteString("lore answers questions about this codebase from a local index and the files themselves; it never changes the code.\n")
+	if slices.Contains(s.opts.Toolsets, "code") {
+		b.WriteString("- search_code: ranked search over code chunks (natural language or identifiers); start here to find where something is implemented. Filter with path_filter (glob) and extensions.\n")
+		b.WriteString("- search_docs: search the documentation (Markdown, reStructuredText, AsciiDoc, text).\n")
+		if !s.opts.ReadOnly {
+			b.WriteString("- index_codebase: build or refresh the index of a directory; run it first when a search answers that no index exists. It can run as a task with progress.\n")
+		}
+	}
+	if slices.Contains(s.opts.Toolsets, "files") {
+		b.WriteString("- search: exact keyword or regex search, one entry per matching line, over the docs and code roots; use it for exact strings.\n")
+		b.WriteString("- list_dir, open_file, get_snippet: browse and read files (paths relative to the root); prefer get_snippet for a known line range.\n")
+	}
+	b.WriteString("Paths are relative to the served root; results carry path and line numbers.")
+	return b.String()
+}
+
+// minLevel drops records below a level.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(attrs), h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
+}
+
+// keyedLock serializes work per key (one index run per index file), and
+// waiting for it can be cancelled.
+type keyedLock struct {
+	mu    sync.Mutex
+	slots map[string]chan struct{}
+}
+
+func newKeyedLock() *keyedLock { return &keyedLock{slots: map[string]chan struct{}{}} }
+
+func (l *keyedLock) lock(ctx context.Context, key string) (unlock func(), err error) {
+	l.mu.Lock()
+	slot, ok := l.slots[key]
+	if !ok {
+		slot = make(chan struct{}, 1)
+		l.slots[key] = slot
+	}
+	l.mu.Unlock()
+	select {
+	case slot <- struct{}{}:
+		return func() { <-slot }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

@@ -1,0 +1,436 @@
+// End-to-end test: drives `lore serve` with the official MCP TypeScript SDK
+// client, over stdio and over streamable HTTP, and checks what a real client
+// sees. Run by e2e_test.go, which builds lore and the fixtures and passes:
+//
+//   LORE_BIN      the lore binary
+//   LORE_ROOT     a small project (code, docs, a binary file, a symlink out of the root)
+//   LORE_OUTSIDE  a folder outside LORE_ROOT holding secret.txt
+//   LORE_BIG      a large project, for cancellation
+//   LORE_EMPTY    a folder that is never indexed
+//   LORE_CACHE_DIR where the spawned servers keep their indexes
+//
+// Prints one line per check and a summary; exits 1 if any check failed.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+  ListTasksResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+const env = process.env;
+for (const name of ['LORE_BIN', 'LORE_ROOT', 'LORE_OUTSIDE', 'LORE_BIG', 'LORE_EMPTY', 'LORE_CACHE_DIR']) {
+  if (!env[name]) {
+    console.error(`e2e: ${name} is not set; run this through e2e_test.go`);
+    process.exit(2);
+  }
+}
+const ROOT = env.LORE_ROOT;
+let cancelledTaskId; // the task tasks() cancels, whose stop the server logs
+
+const results = [];
+let section = '';
+function check(name, ok, detail = '') {
+  results.push({ name: `${section}: ${name}`, ok: !!ok, detail });
+  const line = `${ok ? 'ok  ' : 'FAIL'} ${section}: ${name}`;
+  console.log(ok || !detail ? line : `${line}\n       ${String(detail).slice(0, 600)}`);
+}
+function metrics(name, value) {
+  console.log(`     ${name}: ${value}`);
+}
+const text = (res) => (res.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// stdioTransport spawns lore serve; version, when set, replaces the protocol
+// version the client asks for at initialize (the SDK always asks for its
+// latest), and the initialize result is kept in transport.initResult.
+function stdioTransport(args = [], version) {
+  const t = new StdioClientTransport({
+    command: env.LORE_BIN,
+    args: ['serve', '--root', ROOT, ...args],
+    env: { ...env },
+    stderr: 'pipe',
+  });
+  t.stderrText = '';
+  t.stderr.on('data', (d) => { t.stderrText += d; });
+  const send = t.send.bind(t);
+  t.send = (msg, opts) => {
+    if (version && msg.method === 'initialize') {
+      msg = { ...msg, params: { ...msg.params, protocolVersion: version } };
+    }
+    return send(msg, opts);
+  };
+  let handler;
+  Object.defineProperty(t, 'onmessage', {
+    get: () => handler,
+    set: (fn) => {
+      handler = fn && ((m, extra) => {
+        if (m.result && m.result.protocolVersion && m.result.serverInfo) t.initResult = m.result;
+        return fn(m, extra);
+      });
+    },
+  });
+  return t;
+}
+
+async function connect(transport) {
+  const client = new Client({ name: 'lore-e2e', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  return client;
+}
+
+const EXPECTED_TOOLS = ['search', 'open_file', 'get_snippet', 'list_dir', 'index_codebase', 'search_code', 'search_docs'];
+
+async function versions() {
+  section = 'initialize';
+  const cases = [
+    ['2024-11-05', '2024-11-05'],
+    ['2025-03-26', '2025-03-26'],
+    ['2025-06-18', '2025-06-18'],
+    ['2025-11-25', '2025-11-25'],
+    ['2099-01-01', '2025-11-25'],
+  ];
+  for (const [ask, want] of cases) {
+    const t = stdioTransport([], ask);
+    try {
+      const client = await connect(t);
+      const got = t.initResult?.protocolVersion;
+      check(`asks ${ask}, gets ${want}`, got === want, `got ${got}`);
+      const info = client.getServerVersion();
+      check(`server name at ${ask}`, info?.name === 'lore' && !!info?.version, JSON.stringify(info));
+      const tasksCap = !!client.getServerCapabilities()?.tasks;
+      check(`tasks capability only at 2025-11-25 (${ask})`, tasksCap === (want === '2025-11-25'));
+      const { tools } = await client.listTools();
+      check(`tools/list works at ${ask}`, tools.length === EXPECTED_TOOLS.length, tools.map((x) => x.name).join(','));
+      await client.close();
+    } catch (e) {
+      check(`asks ${ask}`, false, e.stack);
+    }
+  }
+  // 2026-07-28 has no handshake: server/discover with the version in _meta.
+  const t = stdioTransport();
+  const client = await connect(t);
+  const { z } = await import('zod');
+  const discover = await client.request({
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1' },
+      },
+    },
+  }, z.object({ supportedVersions: z.array(z.string()) }).passthrough());
+  check('server/discover lists 2026-07-28 on stdio', discover.supportedVersions.includes('2026-07-28'), JSON.stringify(discover.supportedVersions));
+  check('instructions name the tools', /search_code/.test(client.getInstructions() ?? ''), client.getInstructions());
+  await client.close();
+}
+
+async function toolsList(client) {
+  section = 'tools/list';
+  const first = await client.listTools();
+  const names = first.tools.map((x) => x.name);
+  check('registration order', JSON.stringify(names) === JSON.stringify(EXPECTED_TOOLS), names.join(','));
+  const second = await client.listTools();
+  check('stable across calls', JSON.stringify(first) === JSON.stringify(second));
+  for (const tool of first.tools) {
+    const a = tool.annotations ?? {};
+    const fields = tool.title && tool.description && tool.inputSchema?.type === 'object' &&
+      tool.outputSchema?.type === 'object' && Array.isArray(tool.icons) && tool.icons.length > 0;
+    check(`${tool.name} has title, description, schemas, icons`, fields, JSON.stringify(tool).slice(0, 300));
+    const readOnly = tool.name !== 'index_codebase';
+    check(`${tool.name} annotations`, a.openWorldHint === false && a.readOnlyHint === readOnly && a.idempotentHint === true &&
+      (readOnly || a.destructiveHint === false), JSON.stringify(a));
+  }
+  const idx = first.tools.find((x) => x.name === 'index_codebase');
+  check('index_codebase execution.taskSupport', idx?.execution?.taskSupport === 'optional', JSON.stringify(idx?.execution));
+}
+
+async function codeTools(client) {
+  section = 'code';
+  const progress = [];
+  const indexed = await client.callTool({ name: 'index_codebase', arguments: { path: ROOT } }, CallToolResultSchema, {
+    onprogress: (p) => progress.push(p),
+  });
+  const stats = indexed.structuredContent ?? {};
+  check('index_codebase indexes', !indexed.isError && stats.files > 0 && stats.chunks > 0 && 'duration_ms' in stats, text(indexed));
+  check('index_codebase sends progress', progress.length > 0 && progress.at(-1).progress === progress.at(-1).total, JSON.stringify(progress.at(-1)));
+  const again = await client.callTool({ name: 'index_codebase', arguments: { path: ROOT } });
+  check('index_codebase is incremental', again.structuredContent?.indexed === 0 && again.structuredContent?.unchanged > 0, text(again));
+
+  const found = await client.callTool({ name: 'search_code', arguments: { query: 'Login password session', limit: 5 } });
+  const hits = found.structuredContent?.results ?? [];
+  check('search_code finds the code', !found.isError && hits.length > 0 && hits[0].path === 'auth/login.go', text(found).slice(0, 400));
+  const fields = ['content', 'path', 'start_line', 'end_line', 'relevance_percent', 'kind', 'symbols'];
+  check('search_code result fields', hits.every((h) => fields.every((f) => f in h)), JSON.stringify(hits[0]));
+  check('search_code limit', hits.length <= 5);
+  const links = found.content.filter((c) => c.type === 'resource_link');
+  const distinct = new Set(hits.map((h) => h.path));
+  check('one resource_link per file', links.length === distinct.size && links.every((l) => l.uri.startsWith('file:///') && l.mimeType && /line/.test(l.description)),
+    JSON.stringify(links[0]));
+  check('resource_link annotations', links.every((l, i) => l.annotations?.audience?.[0] === 'assistant' &&
+    (i === 0 || l.annotations.priority <= links[i - 1].annotations.priority)), JSON.stringify(links.map((l) => l.annotations)));
+  const filtered = await client.callTool({ name: 'search_code', arguments: { query: 'session', path_filter: 'auth/**', extensions: 'go' } });
+  check('search_code path_filter and extensions', (filtered.structuredContent?.results ?? []).every((h) => h.path.startsWith('auth/') && h.path.endsWith('.go')), text(filtered).slice(0, 300));
+  const toonOut = await client.callTool({ name: 'search_code', arguments: { query: 'Login', format: 'toon' } });
+  check('format toon', /results\[\d+\]/.test(text(toonOut)), text(toonOut).slice(0, 200));
+  const human = await client.callTool({ name: 'search_code', arguments: { query: 'Login', format: 'human' } });
+  check('format human', /auth\/login\.go:\d+-\d+/.test(text(human)), text(human).slice(0, 200));
+  const assisted = await client.callTool({ name: 'search_code', arguments: { query: 'Login', expand_query: true, synthesize: true } });
+  const sc = assisted.structuredContent ?? {};
+  check('expand_query and synthesize say their source', sc.expansion?.source === 'builtin' && sc.synthesis?.source === 'builtin' &&
+    sc.synthesis.summary.length > 0 && sc.synthesis.follow_ups.length > 0, JSON.stringify({ e: sc.expansion, s: sc.synthesis }));
+  const docs = await client.callTool({ name: 'search_docs', arguments: { query: 'installation configuration' } });
+  const docHits = docs.structuredContent?.results ?? [];
+  check('search_docs finds docs with lines', docHits.length > 0 && docHits.every((h) => /\.(md|rst|adoc|txt)$/.test(h.path) && h.start_line >= 1), text(docs).slice(0, 300));
+
+  const errorCases = [
+    ['search_code', { path: ROOT }, 'Missing required argument: query'],
+    ['search_code', { query: '   ' }, 'Query cannot be empty'],
+    ['search_code', { query: 'x', path: '/does/not/exist' }, 'Path does not exist or is not a directory: /does/not/exist'],
+    ['search_code', { query: 'x', path: env.LORE_EMPTY }, `No index found for path: ${env.LORE_EMPTY}. Run 'index_codebase' tool first.`],
+    ['search_docs', {}, 'Missing required argument: query'],
+    ['index_codebase', {}, 'Missing required argument: path'],
+    ['index_codebase', { path: '/does/not/exist' }, 'Path does not exist or is not a directory: /does/not/exist'],
+  ];
+  for (const [name, args, message] of errorCases) {
+    const res = await client.callTool({ name, arguments: args });
+    check(`${name} ${JSON.stringify(args)} → "${message}"`, res.isError === true && text(res) === message, text(res));
+  }
+}
+
+async function filesTools(client) {
+  section = 'files';
+  const call = (name, args) => client.callTool({ name, arguments: args });
+  const listing = await call('list_dir', { repo: 'code' });
+  const entries = listing.structuredContent?.result?.entries ?? [];
+  const meta = listing.structuredContent?.meta ?? {};
+  check('list_dir envelope', !listing.isError && meta.repo === 'code' && typeof meta.duration_ms === 'number' && meta.truncated === false, text(listing).slice(0, 300));
+  const names = entries.map((x) => x.name);
+  const dirsFirst = [...entries].sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : 1) : a.type === 'dir' ? -1 : 1)).map((x) => x.name);
+  check('list_dir sorted (folders first), without hidden and ignored entries', names.includes('auth') && names.includes('README.md') &&
+    !names.includes('.hidden') && !names.includes('ignored.log') && !names.includes('link-out') && JSON.stringify(names) === JSON.stringify(dirsFirst), names.join(','));
+  check('list_dir entry fields', entries.every((x) => x.name && x.path && (x.type === 'file' || x.type === 'dir') && typeof x.size === 'number'), JSON.stringify(entries[0]));
+
+  const opened = await call('open_file', { repo: 'code', path: 'auth/login.go' });
+  const file = opened.structuredContent?.result ?? {};
+  check('open_file lines', !opened.isError && file.path === 'auth/login.go' && file.lines?.[0]?.n === 1 && file.total_lines === file.lines.length, text(opened).slice(0, 300));
+  const snippet = await call('get_snippet', { repo: 'code', path: 'auth/login.go', start_line: 3, end_line: 4 });
+  const sn = snippet.structuredContent?.result ?? {};
+  check('get_snippet range', !snippet.isError && sn.lines?.length === 2 && sn.lines[0].n === 3, text(snippet).slice(0, 300));
+  const clamped = await call('get_snippet', { repo: 'code', path: 'auth/login.go', start_line: 2, end_line: 10000 });
+  check('get_snippet clamps the end', !clamped.isError && clamped.structuredContent.result.lines.at(-1).n === file.total_lines, text(clamped).slice(0, 300));
+
+  const found = await call('search', { query: 'needle', repo: 'both' });
+  const matches = found.structuredContent?.result?.matches ?? [];
+  check('search matches per line', !found.isError && matches.length >= 2 && matches.every((m) => m.repo && m.path && m.line >= 1 && /needle/i.test(m.preview)), text(found).slice(0, 300));
+  const order = matches.map((m) => `${m.repo === 'docs' ? 0 : 1}\u0000${m.path}\u0000${String(m.line).padStart(8, '0')}`);
+  check('search order: repo, path, line', JSON.stringify(order) === JSON.stringify([...order].sort()));
+  const again = await call('search', { query: 'needle', repo: 'both' });
+  check('search is deterministic', JSON.stringify(again.structuredContent.result.matches) === JSON.stringify(matches));
+  const limited = await call('search', { query: 'needle', repo: 'code', limit: 1 });
+  check('search limit sets truncated', limited.structuredContent?.result?.matches?.length === 1 && limited.structuredContent?.meta?.truncated === true, text(limited).slice(0, 300));
+  check('search links its files', found.content.some((c) => c.type === 'resource_link' && c.uri.startsWith('file:///')));
+
+  const errorCases = [
+    ['open_file', { repo: 'nope', path: 'README.md' }, 'REPO_INVALID'],
+    ['open_file', { repo: 'code', path: '../outside/secret.txt' }, 'PATH_OUTSIDE_ROOT'],
+    ['open_file', { repo: 'code', path: `${env.LORE_OUTSIDE}/secret.txt` }, 'PATH_OUTSIDE_ROOT'],
+    ['open_file', { repo: 'code', path: 'link-out/secret.txt' }, 'PATH_OUTSIDE_ROOT'],
+    ['open_file', { repo: 'code', path: '%2e%2e/secret.txt' }, 'PATH_OUTSIDE_ROOT'],
+    ['open_file', { repo: 'code', path: 'README.md\u0000.txt' }, 'PATH_OUTSIDE_ROOT'],
+    ['list_dir', { repo: 'docs', path: '../..' }, 'PATH_OUTSIDE_ROOT'],
+    ['open_file', { repo: 'code', path: 'missing.txt' }, 'NOT_FOUND'],
+    ['open_file', { repo: 'code', path: 'auth' }, 'NOT_A_FILE'],
+    ['list_dir', { repo: 'code', path: 'README.md' }, 'NOT_A_DIRECTORY'],
+    ['open_file', { repo: 'code', path: 'image.bin' }, 'BINARY_FILE'],
+    ['get_snippet', { repo: 'code', path: 'README.md', start_line: 5, end_line: 2 }, 'INVALID_RANGE'],
+    ['get_snippet', { repo: 'code', path: 'README.md', start_line: 0, end_line: 2 }, 'INVALID_RANGE'],
+    ['get_snippet', { repo: 'code', path: 'README.md', start_line: 1000, end_line: 1001 }, 'INVALID_RANGE'],
+    ['search', { query: '' }, 'QUERY_EMPTY'],
+    ['search', { query: 'x', limit: 0 }, 'LIMIT_INVALID'],
+    ['search', { query: 'x', repo: 'all' }, 'REPO_INVALID'],
+    ['search', { query: '(', regex: true }, 'INVALID_ARGUMENT'],
+  ];
+  for (const [name, args, code] of errorCases) {
+    const res = await call(name, args);
+    const err = res.structuredContent?.error ?? {};
+    const shaped = res.isError === true && err.code === code && typeof err.message === 'string' && typeof err.details === 'object';
+    const noLeak = !text(res).includes('TOP SECRET');
+    check(`${name} ${JSON.stringify(args)} → ${code}`, shaped && noLeak && JSON.parse(text(res)).error.code === code, text(res));
+  }
+}
+
+async function tasks(client) {
+  section = 'tasks';
+  // The SDK's own task client: task-augmented call, polling, result.
+  const progress = [];
+  let created;
+  let final;
+  const stream = client.experimental.tasks.callToolStream(
+    { name: 'index_codebase', arguments: { path: ROOT, force: true } },
+    CallToolResultSchema,
+    { task: { ttl: 60000 }, onprogress: (p) => progress.push(p) },
+  );
+  for await (const msg of stream) {
+    if (msg.type === 'taskCreated') created = msg.task;
+    if (msg.type === 'result' || msg.type === 'error') final = msg;
+  }
+  check('task created at once, working', created?.taskId && created.status === 'working', JSON.stringify(created));
+  check('task result', final?.type === 'result' && final.result.structuredContent?.files > 0, JSON.stringify(final).slice(0, 300));
+  check('task progress', progress.length > 0, `${progress.length} notifications`);
+  const got = await client.experimental.tasks.getTask(created.taskId);
+  check('tasks/get completed', got.status === 'completed', JSON.stringify(got));
+
+  // Cancellation of a long run on a large project.
+  const started = await client.request({
+    method: 'tools/call',
+    params: { name: 'index_codebase', arguments: { path: env.LORE_BIG }, task: {}, _meta: { progressToken: 'big' } },
+  }, CreateTaskResultSchema);
+  const id = started.task.taskId;
+  cancelledTaskId = id;
+  let working;
+  for (let i = 0; i < 600; i++) {
+    const t = await client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema);
+    if (/\d+\/\d+ files/.test(t.statusMessage ?? '')) {
+      working = t;
+      break;
+    }
+    await sleep(20);
+  }
+  check('the large task is under way before the cancel', working?.status === 'working', JSON.stringify(working));
+  const t0 = performance.now();
+  const cancelled = await client.experimental.tasks.cancelTask(id);
+  const cancelMs = performance.now() - t0;
+  check('tasks/cancel → cancelled', cancelled.status === 'cancelled', JSON.stringify(cancelled));
+  metrics('cancellation latency (tasks/cancel → status cancelled)', `${cancelMs.toFixed(1)} ms`);
+  const after = await client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema);
+  check('tasks/get after cancel', after.status === 'cancelled', JSON.stringify(after));
+  const result = await client.experimental.tasks.getTaskResult(id, CallToolResultSchema);
+  check('tasks/result of a cancelled task', result.isError === true && result.structuredContent?.error?.code === 'CANCELLED' &&
+    result._meta?.['io.modelcontextprotocol/related-task']?.taskId === id, JSON.stringify(result).slice(0, 300));
+  let secondCancel;
+  try {
+    await client.experimental.tasks.cancelTask(id);
+  } catch (e) {
+    secondCancel = e;
+  }
+  check('cancelling a cancelled task is -32602', secondCancel?.code === -32602, String(secondCancel));
+  const list = await client.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
+  check('tasks/list', list.tasks.some((x) => x.taskId === id) && list.tasks.some((x) => x.taskId === created.taskId));
+  const still = await client.callTool({ name: 'search_code', arguments: { query: 'Login password' } });
+  check('previous index intact after cancel', !still.isError, text(still).slice(0, 200));
+  let unknown;
+  try {
+    await client.experimental.tasks.getTask('no-such-task');
+  } catch (e) {
+    unknown = e;
+  }
+  check('tasks/get unknown id is -32602', unknown?.code === -32602, String(unknown));
+}
+
+async function stdio() {
+  section = 'stdio';
+  const t = stdioTransport();
+  const client = await connect(t);
+  try {
+    await toolsList(client);
+    await codeTools(client);
+    await filesTools(client);
+    await tasks(client);
+  } catch (e) {
+    check('stdio session', false, e.stack);
+  }
+  await client.close();
+  section = 'logs';
+  check('stderr has one line per tool call', /msg="tool call" tool=search_code root=\S+ duration_ms=\d+/.test(t.stderrText), t.stderrText.slice(-500));
+  check('stderr logs errors with their code', /msg="tool call failed" tool=open_file .*code=PATH_OUTSIDE_ROOT/.test(t.stderrText));
+  check('logs never hold file contents', !t.stderrText.includes('TOP SECRET') && !t.stderrText.includes('checkPassword('));
+  const stopped = t.stderrText.match(new RegExp(`msg="task work stopped" task=${cancelledTaskId} tool=index_codebase after_cancel_ms=(\\d+)`));
+  check('the cancelled indexing stopped within 1 s', stopped && Number(stopped[1]) <= 1000, stopped?.[0] ?? 'no "task work stopped" line');
+  if (stopped) metrics('indexing stopped after tasks/cancel', `${stopped[1]} ms`);
+}
+
+async function http() {
+  section = 'http';
+  const proc = spawn(env.LORE_BIN, ['serve', '--root', ROOT, '--http', '127.0.0.1:0'], { env: { ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  try {
+    let url;
+    for (let i = 0; i < 200 && !url; i++) {
+      url = stderr.match(/serving MCP at (http:\/\/\S+)/)?.[1];
+      if (!url) await sleep(25);
+    }
+    check('lore serve --http prints its URL', !!url, stderr);
+    if (!url) return;
+    check('binds loopback', url.startsWith('http://127.0.0.1:'));
+    const client = new Client({ name: 'lore-e2e-http', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const { tools } = await client.listTools();
+    check('tools/list over HTTP', JSON.stringify(tools.map((x) => x.name)) === JSON.stringify(EXPECTED_TOOLS));
+    const res = await client.callTool({ name: 'search_code', arguments: { query: 'Login' } });
+    check('search_code over HTTP', !res.isError && res.structuredContent.results.length > 0, text(res).slice(0, 200));
+    const progress = [];
+    let final;
+    for await (const msg of client.experimental.tasks.callToolStream({ name: 'index_codebase', arguments: { path: ROOT } },
+      CallToolResultSchema, { task: {}, onprogress: (p) => progress.push(p) })) {
+      if (msg.type === 'result' || msg.type === 'error') final = msg;
+    }
+    check('task over HTTP', final?.type === 'result' && final.result.structuredContent?.files > 0, JSON.stringify(final).slice(0, 300));
+    metrics('progress notifications received for the HTTP task', progress.length);
+    const evil = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Origin: 'http://evil.example' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    check('foreign Origin refused with 403', evil.status === 403, `${evil.status}`);
+    const local = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Origin: 'http://localhost:3000' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    });
+    check('loopback Origin allowed', local.status === 200, `${local.status}`);
+    await client.close();
+  } catch (e) {
+    check('http session', false, e.stack);
+  } finally {
+    proc.kill('SIGTERM');
+    const [code, signal] = await Promise.race([once(proc, 'exit'), sleep(10000).then(() => ['timeout'])]);
+    check('lore serve --http stops on SIGTERM', code === 0 || signal === 'SIGTERM', `exit ${code} ${signal ?? ''}`);
+  }
+}
+
+async function readOnly() {
+  section = 'read-only';
+  const t = stdioTransport(['--read-only']);
+  const client = await connect(t);
+  const { tools } = await client.listTools();
+  check('no index_codebase in --read-only', !tools.some((x) => x.name === 'index_codebase') && tools.some((x) => x.name === 'search_code'));
+  await client.close();
+  const proc = spawn(env.LORE_BIN, ['serve', '--read-only', '--root', env.LORE_EMPTY], { env: { ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const [code] = await once(proc, 'exit');
+  check('--read-only without an index exits 1 telling to run lore index', code === 1 && /lore index/.test(stderr), `exit ${code}: ${stderr}`);
+}
+
+const started = performance.now();
+try {
+  await versions();
+  await stdio();
+  await http();
+  await readOnly();
+} catch (e) {
+  check('run', false, e.stack);
+}
+const failed = results.filter((r) => !r.ok);
+console.log(`\n${results.length - failed.length}/${results.length} checks passed in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+  ` (@modelcontextprotocol/sdk client, node ${process.version})`);
+for (const f of failed) console.log(`FAILED: ${f.name}`);
+process.exit(failed.length ? 1 : 0);
