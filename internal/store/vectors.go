@@ -230,4 +230,3 @@ func (s *Store) ChunkVectors(ctx context.Context) (map[int64]embed.Int8Vector, e
 	}
 	return out, rows.Err()
 }
-
