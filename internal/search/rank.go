@@ -217,24 +217,32 @@ func definitionKind(kind string) float64 {
 	return 1
 }
 
+// testWords and docWords are the words with which a query asks for tests
+// or for documentation, stemmed like query words.
+var (
+	testWords = stemSet("test", "tests", "testing", "spec", "specs", "example", "examples", "benchmark", "bench", "mock", "fixture")
+	docWords  = stemSet("doc", "docs", "document", "documentation", "readme", "guide", "tutorial", "changelog", "manual", "faq", "instructions")
+)
+
+func stemSet(words ...string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range words {
+		set[tokenize.Stem(w)] = true
+	}
+	return set
+}
+
 // queryMentionsTests reports whether the user asks for tests, examples or
 // benchmarks, in which case they are not demoted.
-func queryMentionsTests(q Query) bool {
-	for _, w := range q.Words {
-		switch w.Stem {
-		case "test", "tests", "testing", "spec", "specs", "example", "exampl", "benchmark", "bench", "mock", "fixture":
-			return true
-		}
-	}
-	return false
-}
+func queryMentionsTests(q Query) bool { return q.mentions(testWords) }
 
 // queryMentionsDocs reports whether the user asks for documentation, in
 // which case prose files are not demoted below code.
-func queryMentionsDocs(q Query) bool {
+func queryMentionsDocs(q Query) bool { return q.mentions(docWords) }
+
+func (q Query) mentions(stems map[string]bool) bool {
 	for _, w := range q.Words {
-		switch w.Stem {
-		case "doc", "docs", "document", "documentation", "readme", "guide", "tutorial", "changelog", "manual", "faq", "instruction":
+		if stems[w.Stem] {
 			return true
 		}
 	}
