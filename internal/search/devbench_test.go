@@ -186,3 +186,63 @@ func ndcg(ranks []int, present int) float64 {
 }
 
 var _ = fmt.Sprint
+
+// TestDevAblation scores the ranking with each signal switched off in
+// turn, and with all of them off (BM25F alone); same switch as TestDevBench.
+func TestDevAblation(t *testing.T) {
+	env := os.Getenv("LORE_DEVBENCH")
+	if env == "" {
+		t.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
+	}
+	benchDir, checkouts, _ := strings.Cut(env, ":")
+	repos := loadBench(t, benchDir, checkouts)
+	full := devScore(t, repos, nil)
+	t.Logf("%-34s %.4f", "full ranking", full.mean)
+	signals := []struct {
+		name string
+		p    *float64
+	}{
+		{"word coverage", &weights.coverage},
+		{"file name share", &weights.fileName},
+		{"folder share", &weights.dirPath},
+		{"symbol-field share", &weights.symbolField},
+		{"exact symbol", &weights.exactSymbol},
+		{"type definition", &weights.typeDefinition},
+		{"file named after a query word", &weights.fileNameExact},
+		{"definition kind", &weights.definition},
+		{"file evidence (best other chunk)", &weights.fileEvidence},
+		{"file-level BM25", &weights.fileLevel},
+	}
+	multipliers := []struct {
+		name string
+		p    *float64
+	}{
+		{"tests/examples demoted", &weights.lowValuePath},
+		{"docs demoted for code queries", &weights.docFile},
+		{"same-file diversification", &weights.sameFileDecay},
+	}
+	saved := weights
+	for _, s := range signals {
+		orig := *s.p
+		*s.p = 0
+		r := devScore(t, repos, nil)
+		t.Logf("%-34s %.4f (%+.4f)", "without "+s.name, r.mean, r.mean-full.mean)
+		*s.p = orig
+	}
+	for _, m := range multipliers {
+		orig := *m.p
+		*m.p = 1
+		r := devScore(t, repos, nil)
+		t.Logf("%-34s %.4f (%+.4f)", "without "+m.name, r.mean, r.mean-full.mean)
+		*m.p = orig
+	}
+	for _, s := range signals {
+		*s.p = 0
+	}
+	for _, m := range multipliers {
+		*m.p = 1
+	}
+	r := devScore(t, repos, nil)
+	t.Logf("%-34s %.4f (%+.4f)", "BM25F alone", r.mean, r.mean-full.mean)
+	weights = saved
+}
