@@ -107,6 +107,14 @@ func (q Query) lookupTerms() []queryTerm {
 		for _, p := range w.Parts {
 			add(p, weights.partTerm, i)
 		}
+		for _, e := range expansions[w.Stem] {
+			add(e, weights.abbreviation, i)
+		}
+		// Two prose words may name one identifier: "route context" is
+		// RouteContext, indexed whole as "routecontext".
+		if i+1 < len(q.Words) && !w.Ident && !q.Words[i+1].Ident {
+			add(tokenize.Stem(w.Text+q.Words[i+1].Text), weights.compound, i)
+		}
 	}
 	return out
 }

@@ -13,8 +13,10 @@ import (
 
 // weights holds every ranking weight in one place.
 var weights = struct {
-	fields   [store.NumFields]float64 // BM25F field weights
-	partTerm float64                  // weight of a compound word's parts, relative to the whole word
+	fields       [store.NumFields]float64 // BM25F field weights
+	partTerm     float64                  // weight of a compound word's parts, relative to the whole word
+	abbreviation float64                  // weight of a word's abbreviation or long form (context ↔ ctx)
+	compound     float64                  // weight of two adjacent query words run together (route context → routecontext)
 
 	lexical        float64 // BM25F, normalised to the best candidate
 	coverage       float64 // share of query words the chunk matches
@@ -42,8 +44,10 @@ var weights = struct {
 
 	rerankDepth int // candidates that get the metadata-based signals
 }{
-	fields:   [store.NumFields]float64{store.FieldSymbols: 4, store.FieldName: 3, store.FieldPath: 1.5, store.FieldSignature: 2, store.FieldDoc: 1, store.FieldBody: 1},
-	partTerm: 0.5,
+	fields:       [store.NumFields]float64{store.FieldSymbols: 4, store.FieldName: 3, store.FieldPath: 1.5, store.FieldSignature: 2, store.FieldDoc: 1, store.FieldBody: 1},
+	partTerm:     0.5,
+	compound:     0.25,
+	abbreviation: 0.6,
 
 	lexical:        1.0,
 	coverage:       0.8,
