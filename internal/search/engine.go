@@ -38,10 +38,11 @@ type Engine struct {
 // snapshot is what the ranking reads of one generation of the index.
 type snapshot struct {
 	generation string
-	files      []store.FileRow  // every indexed file, for filters
-	lens       *store.DocLens   // field lengths of every chunk, by position
-	meta       []store.ChunkRow // metadata of every chunk, aligned with lens.IDs
-	stats      *fileStats       // per-file lengths for file-level BM25
+	files      []store.FileRow      // every indexed file, for filters
+	lens       *store.DocLens       // field lengths of every chunk, by position
+	meta       []store.ChunkRow     // metadata of every chunk, aligned with lens.IDs
+	stats      *fileStats           // per-file lengths for file-level BM25
+	facts      map[int64]*fileFacts // per-file path facts, by file id
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -98,7 +99,11 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 			meta[pos] = r
 		}
 	}
-	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta, stats: newFileStats(lens, meta)}
+	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta, stats: newFileStats(lens, meta),
+		facts: make(map[int64]*fileFacts, len(files))}
+	for _, f := range files {
+		snap.facts[f.ID] = newFileFacts(f.Path, f.Language)
+	}
 	var spec string
 	e.st.DB().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'embedder_spec'`).Scan(&spec)
 	if spec != "" && spec != "none" {

@@ -123,15 +123,16 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		s := c.score
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
 		s += weights.typeDefinition * typeDefinition(q, row)
-		s += weights.fileNameExact * fileNamedAfterQuery(q, row.Path)
+		facts := snap.facts[row.FileID]
+		s += weights.fileNameExact * namedAfterQuery(q, facts.base)
 		s += weights.definition * definitionKind(row.Kind)
 		if f := files[row.FileID]; f != nil {
 			s += weights.fileLevel * f.score
 		}
-		if !wantsTests && isLowValuePath(row.Path) {
+		if !wantsTests && facts.lowValue {
 			s *= weights.lowValuePath
 		}
-		if !wantsDocs && lang.IsDoc(row.Language) {
+		if !wantsDocs && facts.doc {
 			s *= weights.docFile
 		}
 		out = append(out, scored{row: row, score: s})
@@ -171,13 +172,13 @@ func exactSymbolMatch(q Query, row store.ChunkRow) float64 {
 // is one query word or two adjacent ones run together ("hash map" →
 // hashmap.go): a file named after a concept is usually its home.
 func fileNamedAfterQuery(q Query, p string) float64 {
-	base := strings.ToLower(path.Base(p))
-	if i := strings.IndexByte(base, '.'); i > 0 {
-		base = base[:i]
-	}
-	base = strings.NewReplacer("_", "", "-", "").Replace(base)
+	return namedAfterQuery(q, newFileFacts(p, "").base)
+}
+
+func namedAfterQuery(q Query, base string) float64 {
+	baseStem := tokenize.Stem(base)
 	for i, w := range q.Words {
-		if base == w.Text || tokenize.Stem(base) == w.Stem {
+		if base == w.Text || baseStem == w.Stem {
 			return 1
 		}
 		if i+1 < len(q.Words) && base == w.Text+q.Words[i+1].Text {
@@ -185,6 +186,24 @@ func fileNamedAfterQuery(q Query, p string) float64 {
 		}
 	}
 	return 0
+}
+
+// fileFacts are what the ranking needs to know of a file's path, computed
+// once per index snapshot rather than per candidate.
+type fileFacts struct {
+	base     string // base name without extensions, lower-cased, _ and - removed
+	lowValue bool   // a test, example, benchmark, vendored or generated file
+	doc      bool   // documentation
+}
+
+var nameSeparators = strings.NewReplacer("_", "", "-", "")
+
+func newFileFacts(p, language string) *fileFacts {
+	base := strings.ToLower(path.Base(p))
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return &fileFacts{base: nameSeparators.Replace(base), lowValue: isLowValuePath(p), doc: lang.IsDoc(language)}
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and
