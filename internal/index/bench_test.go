@@ -1,0 +1,88 @@
+package index_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lore-dev/lore/internal/index"
+	"github.com/lore-dev/lore/internal/search"
+)
+
+// benchRepo writes a synthetic repository of n Go files.
+func benchRepo(b *testing.B, n int) string {
+	root := b.TempDir()
+	files := map[string]string{}
+	topics := []string{"router", "cache", "session", "token", "parser", "logger", "metrics", "queue"}
+	for i := 0; i < n; i++ {
+		t := topics[i%len(topics)]
+		files[fmt.Sprintf("pkg%02d/%s_%03d.go", i%20, t, i)] = fmt.Sprintf(`package pkg
+
+// %[1]sHandler%[2]d handles %[1]s requests number %[2]d.
+type %[1]sHandler%[2]d struct{ count int }
+
+// Serve%[2]d processes one %[1]s event and updates the counters.
+func (h *%[1]sHandler%[2]d) Serve%[2]d(key string) error {
+	h.count++
+	if key == "" {
+		return fmt.Errorf("empty %[1]s key")
+	}
+	return nil
+}
+`, t, i)
+	}
+	writeTree(b, root, files)
+	return root
+}
+
+func BenchmarkIndexCold(b *testing.B) {
+	root := benchRepo(b, 1000)
+	for b.Loop() {
+		idx := filepath.Join(b.TempDir(), "index.db")
+		if _, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: idx}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReindexOneFile(b *testing.B) {
+	root := benchRepo(b, 1000)
+	idx := filepath.Join(b.TempDir(), "index.db")
+	ctx := context.Background()
+	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: idx}); err != nil {
+		b.Fatal(err)
+	}
+	target := filepath.Join(root, "pkg00", "router_000.go")
+	for i := 0; b.Loop(); i++ {
+		os.WriteFile(target, []byte(fmt.Sprintf("package pkg\n\n// Touched%d was edited.\nfunc Touched%d() {}\n", i, i)), 0o644)
+		future := time.Now().Add(time.Duration(i+1) * time.Second)
+		os.Chtimes(target, future, future)
+		stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: idx})
+		if err != nil || stats.Indexed != 1 {
+			b.Fatalf("re-index: %+v, %v", stats, err)
+		}
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	root := benchRepo(b, 1000)
+	idx := filepath.Join(b.TempDir(), "index.db")
+	ctx := context.Background()
+	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: idx}); err != nil {
+		b.Fatal(err)
+	}
+	eng, err := search.Open(ctx, idx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	queries := []string{"session token handler", "Serve42", "empty cache key error", "how are metrics events processed"}
+	for i := 0; b.Loop(); i++ {
+		if _, err := eng.Search(ctx, search.Options{Query: queries[i%len(queries)], Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
