@@ -129,11 +129,13 @@ func (t *Tx) flushPostings(ctx context.Context) error {
 		}
 	}
 	sort.Strings(terms)
-	get, err := t.tx.PrepareContext(ctx, `SELECT data FROM postings WHERE term = ?`)
-	if err != nil {
-		return err
+	var err error
+	var stored map[string][]Posting
+	if !d.reset {
+		if stored, err = t.readPostings(ctx, terms); err != nil {
+			return err
+		}
 	}
-	defer get.Close()
 	put, err := t.tx.PrepareContext(ctx, `INSERT INTO postings(term, df, data) VALUES(?, ?, ?)
 		ON CONFLICT(term) DO UPDATE SET df = excluded.df, data = excluded.data`)
 	if err != nil {
@@ -149,25 +151,15 @@ func (t *Tx) flushPostings(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var list []Posting
-		if !d.reset {
-			var blob []byte
-			err := get.QueryRowContext(ctx, term).Scan(&blob)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("reading postings of %q: %w", term, err)
-			}
-			if list, err = decodePostings(blob); err != nil {
-				return fmt.Errorf("postings of %q: %w", term, err)
-			}
-			if len(d.removed) > 0 {
-				kept := list[:0]
-				for _, p := range list {
-					if !d.removed[p.ChunkID] {
-						kept = append(kept, p)
-					}
+		list := stored[term]
+		if len(d.removed) > 0 {
+			kept := list[:0]
+			for _, p := range list {
+				if !d.removed[p.ChunkID] {
+					kept = append(kept, p)
 				}
-				list = kept
 			}
+			list = kept
 		}
 		list = append(list, d.added[term]...)
 		if len(list) == 0 {
@@ -216,6 +208,44 @@ func (t *Tx) flushLens(ctx context.Context) error {
 		return fmt.Errorf("writing chunk lengths: %w", err)
 	}
 	return nil
+}
+
+// readPostings reads the stored lists of terms inside the transaction, a
+// few hundred terms per query.
+func (t *Tx) readPostings(ctx context.Context, terms []string) (map[string][]Posting, error) {
+	out := make(map[string][]Posting, len(terms))
+	const batch = 400
+	for start := 0; start < len(terms); start += batch {
+		part := terms[start:min(start+batch, len(terms))]
+		args := make([]any, len(part))
+		marks := make([]string, len(part))
+		for i, term := range part {
+			args[i], marks[i] = term, "?"
+		}
+		rows, err := t.tx.QueryContext(ctx, `SELECT term, data FROM postings WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("reading postings: %w", err)
+		}
+		for rows.Next() {
+			var term string
+			var blob []byte
+			if err := rows.Scan(&term, &blob); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			list, err := decodePostings(blob)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("postings of %q: %w", term, err)
+			}
+			out[term] = list
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Postings reads the posting lists of terms; absent terms are left out.
