@@ -28,7 +28,10 @@ func TestDevBench(t *testing.T) {
 	base := devScore(t, repos, nil)
 	t.Logf("repo-mean %.4f", base.mean)
 	for _, name := range base.names {
-		t.Logf("  %-10s %.3f", name, base.perRepo[name])
+		tooks := base.tooks[name]
+		sort.Float64s(tooks)
+		t.Logf("  %-10s %.3f  took p50 %.2f ms  p95 %.2f ms (warm, in-process)", name, base.perRepo[name],
+			tooks[len(tooks)/2], tooks[int(math.Ceil(0.95*float64(len(tooks))))-1])
 	}
 	if os.Getenv("LORE_DEVBENCH_CATS") != "" {
 		for c, v := range base.perCat {
@@ -126,10 +129,11 @@ type devResult struct {
 	names   []string
 	perRepo map[string]float64
 	perCat  map[string]float64
+	tooks   map[string][]float64 // took_ms of each query, by repo
 }
 
 func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult {
-	res := devResult{perRepo: map[string]float64{}, perCat: map[string]float64{}}
+	res := devResult{perRepo: map[string]float64{}, perCat: map[string]float64{}, tooks: map[string][]float64{}}
 	catN := map[string]int{}
 	for _, r := range repos {
 		sum := 0.0
@@ -138,6 +142,7 @@ func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult 
 			if err != nil {
 				t.Fatal(err)
 			}
+			res.tooks[r.name] = append(res.tooks[r.name], resp.TookMS)
 			var ranks []int
 			for _, x := range q.targets {
 				for i, res := range resp.Results {
