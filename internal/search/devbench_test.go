@@ -138,7 +138,13 @@ func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult 
 	for _, r := range repos {
 		sum := 0.0
 		for _, q := range r.queries {
-			resp, err := r.eng.Search(context.Background(), Options{Query: q.Query, Limit: 10})
+			opts := Options{Query: q.Query, Limit: 10}
+			if sw := os.Getenv("LORE_DEVBENCH_SW"); sw != "" {
+				var w float64
+				fmt.Sscan(sw, &w)
+				opts.SemanticWeight = &w
+			}
+			resp, err := r.eng.Search(context.Background(), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +196,6 @@ func ndcg(ranks []int, present int) float64 {
 	return dcg / ideal
 }
 
-var _ = fmt.Sprint
 
 // TestDevAblation scores the ranking with each signal switched off in
 // turn, and with all of them off (BM25F alone); same switch as TestDevBench.

@@ -65,7 +65,7 @@ var weights = struct {
 	docFile:        0.7,
 	sameFileDecay:  0.6,
 
-	semanticCalibration: 0.05,
+	semanticCalibration: 0.01,
 
 	rerankDepth: 300,
 }
