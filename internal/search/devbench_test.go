@@ -196,7 +196,6 @@ func ndcg(ranks []int, present int) float64 {
 	return dcg / ideal
 }
 
-
 // TestDevAblation scores the ranking with each signal switched off in
 // turn, and with all of them off (BM25F alone); same switch as TestDevBench.
 func TestDevAblation(t *testing.T) {
