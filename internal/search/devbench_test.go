@@ -231,6 +231,13 @@ func TestDevAblation(t *testing.T) {
 		{"same-file diversification", &weights.sameFileDecay},
 	}
 	saved := weights
+	var signalValues, multiplierValues []float64
+	for _, s := range signals {
+		signalValues = append(signalValues, *s.p)
+	}
+	for _, m := range multipliers {
+		multiplierValues = append(multiplierValues, *m.p)
+	}
 	for _, s := range signals {
 		orig := *s.p
 		*s.p = 0
@@ -253,5 +260,18 @@ func TestDevAblation(t *testing.T) {
 	}
 	r := devScore(t, repos, nil)
 	t.Logf("%-34s %.4f (%+.4f)", "BM25F alone", r.mean, r.mean-full.mean)
+	alone := r.mean
+	for i, s := range signals {
+		*s.p = signalValues[i]
+		r := devScore(t, repos, nil)
+		t.Logf("%-34s %.4f (%+.4f over BM25F alone)", "BM25F + "+s.name, r.mean, r.mean-alone)
+		*s.p = 0
+	}
+	for i, m := range multipliers {
+		*m.p = multiplierValues[i]
+		r := devScore(t, repos, nil)
+		t.Logf("%-34s %.4f (%+.4f over BM25F alone)", "BM25F + "+m.name, r.mean, r.mean-alone)
+		*m.p = 1
+	}
 	weights = saved
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/lore-dev/lore/internal/store"
 )
 
-// weights holds every ranking weight in one place.
-var weights = struct {
+// weightSet holds every ranking weight in one place.
+type weightSet struct {
 	fields       [store.NumFields]float64 // BM25F field weights
 	partTerm     float64                  // weight of a compound word's parts, relative to the whole word
 	abbreviation float64                  // weight of a word's abbreviation or long form (context ↔ ctx)
@@ -43,7 +43,11 @@ var weights = struct {
 	semanticCalibration float64
 
 	rerankDepth int // candidates that get the metadata-based signals
-}{
+}
+
+// weights are the ranking weights in use, tuned on the development
+// benchmark (docs/ranking.md).
+var weights = weightSet{
 	fields:       [store.NumFields]float64{store.FieldSymbols: 4, store.FieldName: 3, store.FieldPath: 1.5, store.FieldSignature: 2, store.FieldDoc: 1, store.FieldBody: 1},
 	partTerm:     0.5,
 	compound:     0.25,
