@@ -78,6 +78,9 @@ var weights = weightSet{
 type scored struct {
 	row   store.ChunkRow
 	score float64
+	// fileBonus is the part of score that rates the chunk's file rather
+	// than the chunk; a file's later chunks do not get it again.
+	fileBonus float64
 }
 
 // preScore combines the signals that need only the posting lists, to pick
@@ -128,18 +131,19 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
 		s += weights.typeDefinition * typeDefinition(q, row)
 		facts := snap.facts[row.FileID]
-		s += weights.fileNameExact * namedAfterQuery(q, facts.base)
+		bonus := weights.fileNameExact * namedAfterQuery(q, facts.base)
 		s += weights.definition * definitionKind(row.Kind)
 		if f := files[row.FileID]; f != nil {
-			s += weights.fileLevel * f.score
+			bonus += weights.fileLevel * f.score
 		}
+		m := 1.0
 		if !wantsTests && facts.lowValue {
-			s *= weights.lowValuePath
+			m *= weights.lowValuePath
 		}
 		if !wantsDocs && facts.doc {
-			s *= weights.docFile
+			m *= weights.docFile
 		}
-		out = append(out, scored{row: row, score: s})
+		out = append(out, scored{row: row, score: m * (s + bonus), fileBonus: m * bonus})
 	}
 	addFileEvidence(out)
 	sortScored(out)
@@ -319,6 +323,7 @@ func addFileEvidence(s []scored) {
 			other = second[p]
 		}
 		s[i].score += weights.fileEvidence * other
+		s[i].fileBonus += weights.fileEvidence * other
 	}
 }
 
@@ -328,6 +333,9 @@ func diversify(s []scored) []scored {
 	seen := map[string]int{}
 	for i := range s {
 		n := seen[s[i].row.Path]
+		if n > 0 {
+			s[i].score -= s[i].fileBonus // the file was already rated by its first chunk
+		}
 		for k := 0; k < n; k++ {
 			s[i].score *= weights.sameFileDecay
 		}
