@@ -186,7 +186,7 @@ func fileNamedAfterQuery(q Query, p string) float64 {
 func namedAfterQuery(q Query, base string) float64 {
 	baseStem := tokenize.Stem(base)
 	for i, w := range q.Words {
-		if base == w.Text || baseStem == w.Stem {
+		if base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem) {
 			return 1
 		}
 		if i+1 < len(q.Words) && base == w.Text+q.Words[i+1].Text {

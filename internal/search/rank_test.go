@@ -49,6 +49,9 @@ func TestFileNamedAfterQuery(t *testing.T) {
 		{"request logging", "middleware/logger.go", 1}, // logging and logger share a stem
 		{"request timeout", "middleware/logger.go", 0},
 		{"tree", "tree_test.go", 0},
+		{"utility functions for MIME types", "lib/utils.js", 1},   // utility ↔ util
+		{"database connection pooling", "src/conn_pool.rs", 0}, // conn alone is not the name
+		{"connection pool", "src/conn.rs", 1},
 	}
 	for _, tt := range tests {
 		if got := fileNamedAfterQuery(Analyze(tt.query), tt.path); got != tt.want {
