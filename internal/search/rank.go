@@ -18,21 +18,22 @@ type weightSet struct {
 	abbreviation float64                  // weight of a word's abbreviation or long form (context ↔ ctx)
 	compound     float64                  // weight of two adjacent query words run together (route context → routecontext)
 
-	lexical        float64 // BM25F, normalised to the best candidate
-	coverage       float64 // share of query words the chunk matches
-	fileName       float64 // share of query words in the file's base name
-	dirPath        float64 // share of query words in the file's folders
-	symbolField    float64 // share of query words among the chunk's symbols
-	exactSymbol    float64 // the chunk defines exactly the identifier the query names
-	typeDefinition float64 // a capitalised query word and a chunk that defines a type
-	fileNameExact  float64 // the file is named exactly after a query word (Functor.scala for "Functor")
-	definition     float64 // the chunk is a definition, not a loose block
-	fileEvidence   float64 // best other chunk of the same file
-	fileLevel      float64 // the file as a whole document: BM25 and word coverage
-	fileCoverage   float64 // within fileLevel: share of query words found anywhere in the file
-	lowValuePath   float64 // multiplier for tests, examples, vendored and generated code
-	docFile        float64 // multiplier for documentation when the query is about code
-	sameFileDecay  float64 // multiplier per earlier result from the same file
+	lexical         float64 // BM25F, normalised to the best candidate
+	coverage        float64 // share of query words the chunk matches
+	fileName        float64 // share of query words in the file's base name
+	dirPath         float64 // share of query words in the file's folders
+	symbolField     float64 // share of query words among the chunk's symbols
+	exactSymbol     float64 // the chunk defines exactly the identifier the query names
+	typeDefinition  float64 // a capitalised query word and a chunk that defines a type
+	fileNameExact   float64 // the file is named exactly after a query word (Functor.scala for "Functor")
+	folderNameExact float64 // the file's folder is named after a query word (middleware/ for "… middleware")
+	definition      float64 // the chunk is a definition, not a loose block
+	fileEvidence    float64 // best other chunk of the same file
+	fileLevel       float64 // the file as a whole document: BM25 and word coverage
+	fileCoverage    float64 // within fileLevel: share of query words found anywhere in the file
+	lowValuePath    float64 // multiplier for tests, examples, vendored and generated code
+	docFile         float64 // multiplier for documentation when the query is about code
+	sameFileDecay   float64 // multiplier per earlier result from the same file
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -53,21 +54,22 @@ var weights = weightSet{
 	compound:     0.25,
 	abbreviation: 0.6,
 
-	lexical:        1.0,
-	coverage:       0.8,
-	fileName:       0.8,
-	dirPath:        0.2,
-	symbolField:    0.3,
-	exactSymbol:    1.0,
-	typeDefinition: 0.2,
-	fileNameExact:  0.5,
-	definition:     0.1,
-	fileEvidence:   0.4,
-	fileLevel:      0.25,
-	fileCoverage:   0.25,
-	lowValuePath:   0.6,
-	docFile:        0.7,
-	sameFileDecay:  0.6,
+	lexical:         1.0,
+	coverage:        0.8,
+	fileName:        0.8,
+	dirPath:         0.2,
+	symbolField:     0.3,
+	exactSymbol:     1.0,
+	typeDefinition:  0.2,
+	fileNameExact:   0.5,
+	folderNameExact: 0.15,
+	definition:      0.1,
+	fileEvidence:    0.4,
+	fileLevel:       0.25,
+	fileCoverage:    0.25,
+	lowValuePath:    0.6,
+	docFile:         0.7,
+	sameFileDecay:   0.6,
 
 	semanticCalibration: 0.01,
 
@@ -131,7 +133,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
 		s += weights.typeDefinition * typeDefinition(q, row)
 		facts := snap.facts[row.FileID]
-		bonus := weights.fileNameExact * namedAfterQuery(q, facts.base)
+		bonus := weights.fileNameExact*namedAfterQuery(q, facts.base) + weights.folderNameExact*namedAfterQuery(q, facts.folder)
 		s += weights.definition * definitionKind(row.Kind)
 		if f := files[row.FileID]; f != nil {
 			bonus += weights.fileLevel * f.score
@@ -184,6 +186,9 @@ func fileNamedAfterQuery(q Query, p string) float64 {
 }
 
 func namedAfterQuery(q Query, base string) float64 {
+	if base == "" {
+		return 0
+	}
 	baseStem := tokenize.Stem(base)
 	for i, w := range q.Words {
 		if base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem) {
@@ -200,6 +205,7 @@ func namedAfterQuery(q Query, base string) float64 {
 // once per index snapshot rather than per candidate.
 type fileFacts struct {
 	base     string // base name without extensions, lower-cased, _ and - removed
+	folder   string // the parent folder's name, likewise
 	lowValue bool   // a test, example, benchmark, vendored or generated file
 	doc      bool   // documentation
 }
@@ -211,7 +217,11 @@ func newFileFacts(p, language string) *fileFacts {
 	if i := strings.IndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	return &fileFacts{base: nameSeparators.Replace(base), lowValue: isLowValuePath(p), doc: lang.IsDoc(language)}
+	folder := ""
+	if dir := path.Dir(p); dir != "." {
+		folder = nameSeparators.Replace(strings.ToLower(path.Base(dir)))
+	}
+	return &fileFacts{base: nameSeparators.Replace(base), folder: folder, lowValue: isLowValuePath(p), doc: lang.IsDoc(language)}
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and

@@ -49,14 +49,24 @@ func TestFileNamedAfterQuery(t *testing.T) {
 		{"request logging", "middleware/logger.go", 1}, // logging and logger share a stem
 		{"request timeout", "middleware/logger.go", 0},
 		{"tree", "tree_test.go", 0},
-		{"utility functions for MIME types", "lib/utils.js", 1},   // utility ↔ util
-		{"database connection pooling", "src/conn_pool.rs", 0}, // conn alone is not the name
+		{"utility functions for MIME types", "lib/utils.js", 1}, // utility ↔ util
+		{"database connection pooling", "src/conn_pool.rs", 0},  // conn alone is not the name
 		{"connection pool", "src/conn.rs", 1},
 	}
 	for _, tt := range tests {
 		if got := fileNamedAfterQuery(Analyze(tt.query), tt.path); got != tt.want {
 			t.Errorf("fileNamedAfterQuery(%q, %q) = %v, want %v", tt.query, tt.path, got, tt.want)
 		}
+	}
+}
+
+func TestFolderNamedAfterQuery(t *testing.T) {
+	q := Analyze("request logging middleware")
+	if got := namedAfterQuery(q, newFileFacts("middleware/logger.go", "go").folder); got != 1 {
+		t.Errorf("middleware/ for a middleware query = %v, want 1", got)
+	}
+	if got := namedAfterQuery(q, newFileFacts("logger.go", "go").folder); got != 0 {
+		t.Errorf("a root file's folder matched: %v", got)
 	}
 }
 
