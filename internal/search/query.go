@@ -39,6 +39,12 @@ var stopWords = map[string]bool{
 	"into": true, "via": true, "using": true, "use": true, "used": true, "about": true,
 	"find": true, "show": true, "me": true, "code": true, "implementation": true, "implement": true,
 	"implements": true, "implemented": true, "logic": true, "all": true, "any": true, "some": true,
+	"work": true, "works": true, "mechanism": true, "way": true, "ways": true, "between": true, "across": true,
+	"within": true, "their": true, "them": true, "they": true, "there": true, "so": true, "each": true,
+	"other": true, "per": true, "like": true, "such": true, "given": true, "various": true, "based": true,
+	"my": true, "our": true, "your": true, "he": true, "him": true, "his": true, "she": true, "her": true,
+	"whom": true, "those": true, "am": true, "was": true, "were": true, "been": true, "being": true,
+	"have": true, "has": true, "had": true, "having": true, "doing": true, "but": true, "because": true, "here": true,
 }
 
 // Analyze splits a raw query into words and decides whether it names code.
