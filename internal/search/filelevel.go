@@ -60,30 +60,20 @@ func scoreFiles(q Query, terms []queryTerm, postings map[string][]store.Posting,
 	for ti, qt := range terms {
 		list := postings[qt.term]
 		seen := map[int64]bool{}
-		pos := 0
-		for _, p := range list {
-			for pos < len(lens.IDs) && lens.IDs[pos] < p.ChunkID {
-				pos++
-			}
-			if pos == len(lens.IDs) {
-				break
-			}
-			if lens.IDs[pos] != p.ChunkID {
-				continue
-			}
+		lens.Each(list, func(pos int, p store.Posting) {
 			id := snap.meta[pos].FileID
 			seen[id] = true
 			fsc := files[id]
 			if fsc == nil {
-				continue
+				return
 			}
 			for f := 0; f < store.NumFields; f++ {
 				if f == store.FieldName || f == store.FieldPath {
-					continue // the same in every chunk: counted once below
+					continue // the same in every chunk: scored per chunk instead
 				}
 				fsc.tfw[ti] += weights.fields[f] * float64(p.Freqs[f])
 			}
-		}
+		})
 		df := float64(len(seen))
 		idf := math.Log(1 + (nFiles-df+0.5)/(df+0.5))
 		for id, fsc := range files {

@@ -48,20 +48,9 @@ func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Postin
 		word := qt.word
 		isWhole := q.Words[word].Stem == qt.term
 		nParts := float32(len(q.Words[word].Parts))
-		pos := 0
-		for _, p := range list {
-			// Both the posting list and the snapshot are sorted by chunk id.
-			for pos < len(lens.IDs) && lens.IDs[pos] < p.ChunkID {
-				pos++
-			}
-			if pos == len(lens.IDs) {
-				break
-			}
-			if lens.IDs[pos] != p.ChunkID {
-				continue
-			}
+		lens.Each(list, func(pos int, p store.Posting) {
 			if onlyFiles != nil && !onlyFiles[snap.meta[pos].FileID] {
-				continue
+				return
 			}
 			var c *candidate
 			if k := slot[pos]; k > 0 {
@@ -92,7 +81,7 @@ func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Postin
 					c.wordHit[word] += 1 / nParts
 				}
 			}
-		}
+		})
 	}
 	return out
 }

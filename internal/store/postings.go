@@ -50,6 +50,24 @@ func (d *DocLens) Pos(id int64) (int, bool) {
 	return i, i < len(d.IDs) && d.IDs[i] == id
 }
 
+// Each calls fn with the position of every posting's chunk, skipping
+// postings of chunks not in d; both are sorted by chunk id, so this is one
+// merge pass.
+func (d *DocLens) Each(list []Posting, fn func(pos int, p Posting)) {
+	pos := 0
+	for _, p := range list {
+		for pos < len(d.IDs) && d.IDs[pos] < p.ChunkID {
+			pos++
+		}
+		if pos == len(d.IDs) {
+			return
+		}
+		if d.IDs[pos] == p.ChunkID {
+			fn(pos, p)
+		}
+	}
+}
+
 // Len is the number of chunks.
 func (d *DocLens) Len() int { return len(d.IDs) }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -167,45 +168,43 @@ func (s *Store) TermVectors(ctx context.Context, terms []string) (map[string]emb
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading term vectors: %w", err)
 	}
+	err = scanTermVectors(rows, func(term string, idf float32, v embed.Int8Vector) {
+		vecs[term], idfs[term] = v, idf
+	})
+	return vecs, idfs, err
+}
+
+// scanTermVectors decodes rows of (term, idf, vec) and closes them.
+func scanTermVectors(rows *sql.Rows, each func(term string, idf float32, v embed.Int8Vector)) error {
 	defer rows.Close()
 	for rows.Next() {
 		var term string
 		var idf float64
 		var blob []byte
 		if err := rows.Scan(&term, &idf, &blob); err != nil {
-			return nil, nil, err
+			return err
 		}
 		v, err := embed.DecodeInt8(blob)
 		if err != nil {
-			return nil, nil, err
+			return fmt.Errorf("the vector of %q: %w", term, err)
 		}
-		vecs[term], idfs[term] = v, float32(idf)
+		each(term, float32(idf), v)
 	}
-	return vecs, idfs, rows.Err()
+	return rows.Err()
 }
 
-// TermVectorsTx is TermVectors inside an index transaction.
+// TermVectorsTx reads every term vector of the built-in model inside an
+// index transaction.
 func (t *Tx) TermVectorsTx(ctx context.Context) (map[string][]float32, map[string]float32, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT term, idf, vec FROM term_vectors`)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("reading term vectors: %w", err)
 	}
-	defer rows.Close()
 	vecs, idfs := map[string][]float32{}, map[string]float32{}
-	for rows.Next() {
-		var term string
-		var idf float64
-		var blob []byte
-		if err := rows.Scan(&term, &idf, &blob); err != nil {
-			return nil, nil, err
-		}
-		v, err := embed.DecodeInt8(blob)
-		if err != nil {
-			return nil, nil, err
-		}
-		vecs[term], idfs[term] = v.Float32(), float32(idf)
-	}
-	return vecs, idfs, rows.Err()
+	err = scanTermVectors(rows, func(term string, idf float32, v embed.Int8Vector) {
+		vecs[term], idfs[term] = v.Float32(), idf
+	})
+	return vecs, idfs, err
 }
 
 // ChunkVectors reads every chunk vector, by chunk id.
