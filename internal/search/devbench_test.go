@@ -213,7 +213,6 @@ func TestDevAblation(t *testing.T) {
 	}{
 		{"word coverage", &weights.coverage},
 		{"file name share", &weights.fileName},
-		{"folder share", &weights.dirPath},
 		{"symbol-field share", &weights.symbolField},
 		{"exact symbol", &weights.exactSymbol},
 		{"type definition", &weights.typeDefinition},

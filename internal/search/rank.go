@@ -21,7 +21,6 @@ type weightSet struct {
 	lexical         float64 // BM25F, normalised to the best candidate
 	coverage        float64 // share of query words the chunk matches
 	fileName        float64 // share of query words in the file's base name
-	dirPath         float64 // share of query words in the file's folders
 	symbolField     float64 // share of query words among the chunk's symbols
 	exactSymbol     float64 // the chunk defines exactly the identifier the query names
 	typeDefinition  float64 // a capitalised query word and a chunk that defines a type
@@ -57,7 +56,6 @@ var weights = weightSet{
 	lexical:         1.0,
 	coverage:        0.8,
 	fileName:        0.8,
-	dirPath:         0.2,
 	symbolField:     0.3,
 	exactSymbol:     1.0,
 	typeDefinition:  0.2,
@@ -101,7 +99,6 @@ func preScore(q Query, cands []*candidate) {
 		c.score = weights.lexical*c.bm25/maxBM25 +
 			weights.coverage*wordCoverage(q, c) +
 			weights.fileName*fieldShare(q, c, store.FieldName) +
-			weights.dirPath*fieldShare(q, c, store.FieldPath) +
 			weights.symbolField*fieldShare(q, c, store.FieldSymbols)
 	}
 }
