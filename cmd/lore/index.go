@@ -28,6 +28,7 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	force := fs.Bool("force", false, "rebuild the index from scratch")
 	format := fs.String("format", "human", "output format: human or json")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	specsDir := fs.String("specs-dir", "", "the specs folder, relative to PATH (default: openspec/ and specs/ under PATH)")
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
 	fs.Usage = func() { commandUsage(a.stdout, fs, "lore index [flags] [PATH]") }
 	pos, err := parseFlags(fs, args)
@@ -52,7 +53,7 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder}
+	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder, SpecsDir: *specsDir}
 	bar := newProgressBar(a.stderr, *quiet)
 	opts.Progress = bar.update
 	stats, err := index.Run(ctx, opts)
@@ -69,8 +70,12 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	fmt.Fprintf(a.stdout, "  files scanned   %d\n  files indexed   %d\n  unchanged       %d\n  deleted         %d\n  chunks          %d\n  errors          %d\n  duration        %s\n  index           %s\n",
 		stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors,
 		stats.Duration.Round(time.Millisecond), stats.IndexPath)
+	fmt.Fprintf(a.stdout, "  packages        %d\n  specs           %d\n", stats.Packages, stats.Specs)
 	for _, fe := range stats.FileErrors {
 		fmt.Fprintf(a.stdout, "  error: %s: %s\n", fe.Path, fe.Message)
+	}
+	for _, w := range stats.Warnings {
+		fmt.Fprintf(a.stdout, "  warning: %s: %s\n", w.Path, w.Message)
 	}
 	return nil
 }

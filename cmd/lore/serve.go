@@ -29,9 +29,10 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	toolsets := fs.String("toolsets", strings.Join(mcp.Toolsets, ","), "tool families to serve, comma-separated")
 	readOnly := fs.Bool("read-only", false, "only read the index: no index_codebase, and a missing index is an error")
 	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio (PORT or :PORT bind 127.0.0.1)")
+	specsDir := fs.String("specs-dir", "", "the served folder's specs folder, relative to it (default: openspec/ and specs/)")
 	configFile := fs.String("config", "", "config file (default: lore.toml in the working directory, if present)")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--toolsets LIST] [--read-only] [--http ADDR] [--config FILE]")
+		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--toolsets LIST] [--read-only] [--http ADDR] [--config FILE] [--specs-dir DIR]")
 	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -88,7 +89,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 
 	opts := mcp.Options{
 		Name: cfg.ServerName, Version: cfg.ServerVersion,
-		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot,
+		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot, SpecsDir: *specsDir,
 		Toolsets: sets, ReadOnly: *readOnly, IndexFor: indexFor, Logger: logger,
 	}
 	if chat != nil {

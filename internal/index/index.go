@@ -5,6 +5,8 @@ package index
 import (
 	"context"
 	"time"
+
+	"github.com/lore-dev/lore/internal/errs"
 )
 
 // Options says what to index and where.
@@ -52,5 +54,11 @@ type FileError struct {
 // Run indexes opts.Root. Cancelling ctx stops the run promptly and leaves
 // the previous index untouched.
 func Run(ctx context.Context, opts Options) (*Stats, error) {
-	return run(ctx, opts)
+	stats, err := run(ctx, opts)
+	if err != nil && ctx.Err() != nil && errs.KindOf(err) != errs.Cancelled {
+		// Cancelling rolls the transaction back under whatever statement was
+		// running; its error ("statement is closed") is the cancellation.
+		return nil, cancelled(ctx.Err())
+	}
+	return stats, err
 }

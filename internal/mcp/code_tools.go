@@ -111,7 +111,7 @@ func (s *Server) indexCodebase(ctx context.Context, c *call) (*outcome, error) {
 	}
 	defer unlock()
 	progress := c.progressReporter(ctx, "files")
-	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Force: c.boolean("force"),
+	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Force: c.boolean("force"), SpecsDir: s.specsDirFor(root),
 		Progress: func(p index.Progress) { progress(p.Done, p.Total) }})
 	if err != nil {
 		return nil, err
@@ -417,11 +417,7 @@ func (s *Server) engineFor(ctx context.Context, root string) (*search.Engine, er
 	eng, err := s.engines.get(ctx, indexPath)
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
-			hint := "Run 'index_codebase' tool first."
-			if s.opts.ReadOnly {
-				hint = fmt.Sprintf("Run 'lore index %s' first.", root)
-			}
-			return nil, errs.New(errs.NoIndex, "NO_INDEX", "No index found for path: %s. %s", root, hint).With("path", root)
+			return nil, s.noIndexError(root)
 		}
 		return nil, err
 	}

@@ -39,6 +39,10 @@ type Options struct {
 	CodeRoot *fsroot.Root // the files tools' "code" root
 	DocsRoot *fsroot.Root // the files tools' "docs" root
 
+	// SpecsDir is where the served root's specs live, relative to Root;
+	// empty finds openspec/ and specs/ directly under Root.
+	SpecsDir string
+
 	Toolsets []string // the families to serve; nil means all
 	ReadOnly bool     // no index_codebase; the index is only read
 
@@ -66,6 +70,8 @@ type family struct {
 var families = []family{
 	{"files", registerFiles},
 	{"code", registerCode},
+	{"packages", registerPackages},
+	{"specs", registerSpecs},
 }
 
 // ParseToolsets parses a --toolsets value ("files,code"); empty means all.
@@ -267,6 +273,13 @@ func (s *Server) instructions() string {
 	if slices.Contains(s.opts.Toolsets, "files") {
 		b.WriteString("- search: exact keyword or regex search, one entry per matching line, over the docs and code roots; use it for exact strings.\n")
 		b.WriteString("- list_dir, open_file, get_snippet: browse and read files (paths relative to the root); prefer get_snippet for a known line range.\n")
+	}
+	if slices.Contains(s.opts.Toolsets, "packages") {
+		b.WriteString("- list_packages, search_packages, get_package: the repository's packages (npm, Go, Cargo, Python, Maven, Gradle, Composer, gems, NuGet, Dart, Swift) from the index.\n")
+		b.WriteString("- package_dependencies, package_dependents, dependency_graph: who depends on what inside the monorepo; index_status says when the index was built.\n")
+	}
+	if slices.Contains(s.opts.Toolsets, "specs") {
+		b.WriteString("- list_specs, get_spec_requirements, get_scenario: navigate OpenSpec and spec-kit specs (no index needed); search_specs ranks requirements (needs the index).\n")
 	}
 	b.WriteString("Paths are relative to the served root; results carry path and line numbers.")
 	return b.String()

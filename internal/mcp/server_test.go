@@ -12,8 +12,16 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// allTools is every tool in registration order (files, then code).
-var allTools = []string{"search", "open_file", "get_snippet", "list_dir", "index_codebase", "search_code", "search_docs"}
+// packagesTools and specsTools are those families' tools in registration order.
+var (
+	packagesTools = []string{"search_packages", "get_package", "package_dependencies", "package_dependents",
+		"dependency_graph", "list_packages", "index_status"}
+	specsTools = []string{"list_specs", "get_spec_requirements", "get_scenario", "search_specs"}
+)
+
+// allTools is every tool in registration order (files, code, packages, specs).
+var allTools = slices.Concat([]string{"search", "open_file", "get_snippet", "list_dir", "index_codebase", "search_code", "search_docs"},
+	packagesTools, specsTools)
 
 func TestInitializeVersions(t *testing.T) {
 	e := newEnv(t, fixtureFiles)
@@ -238,9 +246,11 @@ func TestToolsetsAndReadOnly(t *testing.T) {
 	}{
 		{toolsets: []string{"code"}, want: []string{"index_codebase", "search_code", "search_docs"}},
 		{toolsets: []string{"files"}, want: []string{"search", "open_file", "get_snippet", "list_dir"}},
-		{toolsets: []string{"code", "files"}, want: allTools}, // registration order, not flag order
+		{toolsets: []string{"code", "files"}, want: allTools[:7]}, // registration order, not flag order
 		{toolsets: []string{"files", "code"}, readOnly: true, want: []string{"search", "open_file", "get_snippet", "list_dir", "search_code", "search_docs"}},
-		{toolsets: []string{"packages", "specs", "collections"}, want: nil}, // not implemented yet: absent
+		{toolsets: []string{"specs", "packages"}, want: slices.Concat(packagesTools, specsTools)},
+		{toolsets: []string{"packages", "specs"}, readOnly: true, want: slices.Concat(packagesTools, specsTools)},
+		{toolsets: []string{"collections"}, want: nil}, // not implemented yet: absent
 	}
 	for _, tt := range tests {
 		s := e.server(t, func(o *Options) { o.Toolsets, o.ReadOnly = tt.toolsets, tt.readOnly })

@@ -244,6 +244,9 @@ func decodeArgs(raw json.RawMessage, params []param) (map[string]any, error) {
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
+		if len(names) == 0 {
+			return nil, invalidArg("", "Unknown argument: %s (this tool takes no arguments)", strings.Join(unknown, ", "))
+		}
 		return nil, invalidArg("", "Unknown argument: %s (this tool takes: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
 	}
 	out := make(map[string]any, len(params))

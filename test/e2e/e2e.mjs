@@ -7,6 +7,7 @@
 //   LORE_OUTSIDE  a folder outside LORE_ROOT holding secret.txt
 //   LORE_BIG      a large project, for cancellation
 //   LORE_EMPTY    a folder that is never indexed
+//   LORE_MONO     a monorepo with every manifest kind, OpenSpec specs and spec-kit features
 //   LORE_CACHE_DIR where the spawned servers keep their indexes
 //
 // Prints one line per check and a summary; exits 1 if any check failed.
@@ -24,7 +25,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
 const env = process.env;
-for (const name of ['LORE_BIN', 'LORE_ROOT', 'LORE_OUTSIDE', 'LORE_BIG', 'LORE_EMPTY', 'LORE_CACHE_DIR']) {
+for (const name of ['LORE_BIN', 'LORE_ROOT', 'LORE_OUTSIDE', 'LORE_BIG', 'LORE_EMPTY', 'LORE_MONO', 'LORE_CACHE_DIR']) {
   if (!env[name]) {
     console.error(`e2e: ${name} is not set; run this through e2e_test.go`);
     process.exit(2);
@@ -49,10 +50,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // stdioTransport spawns lore serve; version, when set, replaces the protocol
 // version the client asks for at initialize (the SDK always asks for its
 // latest), and the initialize result is kept in transport.initResult.
-function stdioTransport(args = [], version) {
+function stdioTransport(args = [], version, root = ROOT) {
   const t = new StdioClientTransport({
     command: env.LORE_BIN,
-    args: ['serve', '--root', ROOT, ...args],
+    args: ['serve', '--root', root, ...args],
     env: { ...env },
     stderr: 'pipe',
   });
@@ -84,7 +85,9 @@ async function connect(transport) {
   return client;
 }
 
-const EXPECTED_TOOLS = ['search', 'open_file', 'get_snippet', 'list_dir', 'index_codebase', 'search_code', 'search_docs'];
+const EXPECTED_TOOLS = ['search', 'open_file', 'get_snippet', 'list_dir', 'index_codebase', 'search_code', 'search_docs',
+  'search_packages', 'get_package', 'package_dependencies', 'package_dependents', 'dependency_graph', 'list_packages', 'index_status',
+  'list_specs', 'get_spec_requirements', 'get_scenario', 'search_specs'];
 
 async function versions() {
   section = 'initialize';
@@ -356,6 +359,139 @@ async function stdio() {
   if (stopped) metrics('indexing stopped after tasks/cancel', `${stopped[1]} ms`);
 }
 
+// packagesAndSpecs serves the monorepo: first without an index (the spec
+// navigation works, search_specs and the packages tools say to index), then
+// indexed, calling every packages and specs tool for its answers and errors.
+async function packagesAndSpecs() {
+  const MONO = env.LORE_MONO;
+  const t = stdioTransport([], undefined, MONO);
+  const client = await connect(t);
+  const call = (name, args = {}) => client.callTool({ name, arguments: args });
+  const sameJSON = (res) => {
+    try {
+      return JSON.stringify(JSON.parse(text(res))) === JSON.stringify(res.structuredContent);
+    } catch {
+      return false;
+    }
+  };
+  try {
+    section = 'specs without an index';
+    const listed = await call('list_specs');
+    const specs = listed.structuredContent?.specs ?? [];
+    const ids = specs.map((x) => x.id);
+    check('list_specs works without an index', !listed.isError && sameJSON(listed) &&
+      JSON.stringify(ids) === JSON.stringify(['001-export-bookmarks', '002-notify', 'add-2fa/auth', 'add-2fa/session', 'auth', 'broken', 'search', 'variants']), text(listed).slice(0, 400));
+    const auth = specs.find((x) => x.id === 'auth') ?? {};
+    check('list_specs gives id, title, purpose, no requirements', auth.title === 'Authentication' && /^Members sign in/.test(auth.purpose) &&
+      specs.every((x) => 'id' in x && 'title' in x && 'purpose' in x && !('requirements' in x)), JSON.stringify(auth));
+    check('a malformed spec is listed with warnings', specs.find((x) => x.id === 'broken')?.warnings?.length > 0, JSON.stringify(specs.find((x) => x.id === 'broken')));
+    check('spec-kit and change kinds', specs.find((x) => x.id === '001-export-bookmarks')?.kind === 'spec-kit' &&
+      specs.find((x) => x.id === 'add-2fa/auth')?.kind === 'openspec-change');
+    const reqs = await call('get_spec_requirements', { spec_id: 'auth' });
+    const rl = reqs.structuredContent?.requirements ?? [];
+    check('get_spec_requirements: name and scenario_count, no bodies', !reqs.isError && rl[0]?.name === 'Password Login' &&
+      rl[0]?.scenario_count === 2 && rl.every((r) => !('scenarios' in r)), text(reqs).slice(0, 300));
+    const first = await call('get_scenario', { spec_id: 'auth', requirement: 'Password Login' });
+    const fs = first.structuredContent ?? {};
+    check('get_scenario without scenario gives the first', !first.isError && fs.scenario?.name === 'Valid credentials' &&
+      /sign in with an email address/.test(fs.description) && fs.scenario.when[0] === 'the member submits the correct password' &&
+      fs.scenario.then.at(-1) === 'the member is redirected to the bookmark list', text(first).slice(0, 400));
+    const named = await call('get_scenario', { spec_id: 'auth', requirement: 'Magic Link', scenario: 'Link requested' });
+    check('get_scenario: AND lines join their clause', JSON.stringify(named.structuredContent?.scenario?.when) ===
+      JSON.stringify(['a member asks for a magic link', 'the email address belongs to a member']), text(named).slice(0, 300));
+    const noIndex = `No index found for path: ${MONO}. Run 'index_codebase' tool first.`;
+    const before = [
+      ['search_specs', { query: 'password' }, noIndex],
+      ['search_packages', { query: 'ui' }, noIndex],
+      ['list_packages', {}, noIndex],
+      ['index_status', {}, noIndex],
+      ['get_package', { name: 'web' }, noIndex],
+      ['package_dependencies', { name: 'web' }, noIndex],
+      ['package_dependents', { name: 'web' }, noIndex],
+      ['dependency_graph', { root: 'web' }, noIndex],
+    ];
+    for (const [name, args, message] of before) {
+      const res = await call(name, args);
+      check(`${name} without an index → "${message}"`, res.isError === true && text(res) === message &&
+        res.structuredContent?.error?.code === 'NO_INDEX', text(res));
+    }
+
+    section = 'packages';
+    const indexed = await call('index_codebase', { path: MONO });
+    check('index_codebase indexes the monorepo', !indexed.isError, text(indexed).slice(0, 300));
+    const status = await call('index_status');
+    check('index_status: indexed_at, git_commit, package_count', !status.isError && sameJSON(status) && status.structuredContent.package_count === 33 &&
+      typeof status.structuredContent.git_commit === 'string' && /^\d{4}-\d\d-\d\dT/.test(status.structuredContent.indexed_at), text(status));
+    const all = await call('list_packages');
+    const names = (all.structuredContent?.packages ?? []).map((p) => p.name);
+    check('list_packages: every package, ordered by name', !all.isError && sameJSON(all) && names.length === 33 &&
+      JSON.stringify(names) === JSON.stringify([...names].sort()) && !names.includes('left-pad'), names.join(','));
+    const cargo = await call('list_packages', { kind: 'cargo' });
+    check('list_packages kind', JSON.stringify((cargo.structuredContent?.packages ?? []).map((p) => p.name)) === JSON.stringify(['acme-cli', 'acme-core', 'experimental']), text(cargo).slice(0, 300));
+    const found = await call('search_packages', { query: 'ui' });
+    const hits = found.structuredContent?.packages ?? [];
+    check('search_packages finds by name, with its fields', !found.isError && hits[0]?.name === '@acme/ui' &&
+      ['name', 'path', 'kind', 'version', 'description', 'metadata'].every((f) => f in hits[0]), text(found).slice(0, 300));
+    const many = await call('search_packages', { query: 'acme' });
+    check('search_packages returns at most 20', !many.isError && many.structuredContent.packages.length <= 20 && many.structuredContent.packages.length > 0);
+    let safe = true;
+    for (const q of ['"ui', 'ui*', '-ui', 'name:ui', 'ui AND core', '(ui', 'NEAR(ui core)']) {
+      const res = await call('search_packages', { query: q });
+      if (res.isError) safe = false;
+    }
+    check('search_packages: FTS5 syntax never errors', safe);
+    const pkg = await call('get_package', { name: '@acme/ui' });
+    check('get_package: full details', !pkg.isError && pkg.structuredContent.path === 'packages/ui' && pkg.structuredContent.kind === 'npm' &&
+      pkg.structuredContent.dependencies.some((d) => d.name === '@acme/utils' && d.is_internal === true), text(pkg).slice(0, 300));
+    const depsAll = await call('package_dependencies', { name: 'example.com/api' });
+    const depsInt = await call('package_dependencies', { name: 'example.com/api', internal_only: true });
+    check('package_dependencies internal_only', JSON.stringify(depsInt.structuredContent?.dependencies?.map((d) => d.name)) === JSON.stringify(['example.com/lib']) &&
+      depsAll.structuredContent?.dependencies?.length > 1, text(depsAll).slice(0, 300));
+    const dependents = await call('package_dependents', { name: '@acme/ui' });
+    check('package_dependents', JSON.stringify(dependents.structuredContent?.dependents?.map((p) => p.name)) === JSON.stringify(['@acme/utils', 'site', 'web']), text(dependents).slice(0, 300));
+    const graph = await call('dependency_graph', { root: 'web', depth: 100 });
+    const edges = (graph.structuredContent?.edges ?? []).map((e) => `${e.from}>${e.to}:${e.dep_kind}`);
+    check('dependency_graph: BFS, cycle ends, depth clamped to 20', graph.structuredContent?.depth === 20 &&
+      JSON.stringify(edges) === JSON.stringify(['web>@acme/ui:runtime', '@acme/ui>@acme/utils:runtime', '@acme/utils>@acme/ui:runtime']), text(graph));
+    const shallow = await call('dependency_graph', { root: 'web', depth: 0 });
+    check('dependency_graph depth clamped to 1', shallow.structuredContent?.depth === 1 && shallow.structuredContent.edges.length === 1, text(shallow));
+
+    section = 'specs';
+    const ranked = await call('search_specs', { query: 'password login' });
+    const sh = ranked.structuredContent?.results ?? [];
+    check('search_specs ranks requirements', !ranked.isError && sh[0]?.requirement === 'Password Login' &&
+      sh.every((h, i) => 'spec_id' in h && 'snippet' in h && h.score > 0 && (i === 0 || h.score <= sh[i - 1].score)), text(ranked).slice(0, 400));
+    const limited = await call('search_specs', { query: 'password', limit: 1 });
+    check('search_specs limit', limited.structuredContent?.results?.length === 1, text(limited).slice(0, 200));
+    const unrelated = await call('search_specs', { query: 'quantum chromodynamics lattice' });
+    check('search_specs: unrelated query → []', !unrelated.isError && unrelated.structuredContent.results.length === 0, text(unrelated));
+
+    section = 'packages and specs errors';
+    const errorCases = [
+      ['search_packages', { query: '  ' }, 'Search query must not be empty'],
+      ['search_packages', {}, 'Missing required argument: query'],
+      ['get_package', { name: 'nope' }, "Package 'nope' not found"],
+      ['package_dependencies', { name: 'nope' }, "Package 'nope' not found"],
+      ['package_dependents', { name: 'nope' }, "Package 'nope' not found"],
+      ['dependency_graph', { root: 'nope' }, "Package 'nope' not found"],
+      ['list_packages', { kind: 'rubygems' }, 'Argument kind must be one of npm, go, cargo, python, maven, gradle, composer, gem, nuget, dart, swift; got "rubygems"'],
+      ['get_spec_requirements', { spec_id: 'nope' }, "Spec 'nope' not found"],
+      ['get_scenario', { spec_id: 'nope', requirement: 'x' }, "Spec 'nope' not found"],
+      ['get_scenario', { spec_id: 'auth', requirement: 'Teleport' }, "Requirement 'Teleport' not found in spec 'auth'"],
+      ['get_scenario', { spec_id: 'auth', requirement: 'Password Login', scenario: 'Moon landing' }, "Scenario 'Moon landing' not found in requirement 'Password Login'"],
+      ['search_specs', { query: '' }, 'Query cannot be empty'],
+    ];
+    for (const [name, args, message] of errorCases) {
+      const res = await call(name, args);
+      check(`${name} ${JSON.stringify(args)} → "${message}"`, res.isError === true && text(res) === message &&
+        res.structuredContent?.error?.message === message, text(res));
+    }
+  } catch (e) {
+    check('packages and specs session', false, e.stack);
+  }
+  await client.close();
+}
+
 async function http() {
   section = 'http';
   const proc = spawn(env.LORE_BIN, ['serve', '--root', ROOT, '--http', '127.0.0.1:0'], { env: { ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -424,6 +560,7 @@ const started = performance.now();
 try {
   await versions();
   await stdio();
+  await packagesAndSpecs();
   await http();
   await readOnly();
 } catch (e) {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,11 @@ func TestTypeScriptClient(t *testing.T) {
 	writeTree(t, root, projectFiles)
 	writeTree(t, outside, map[string]string{"secret.txt": "TOP SECRET: never served\n"})
 	writeTree(t, big, bigProject(8000))
+	// A monorepo with every manifest kind and an OpenSpec + spec-kit tree:
+	// the fixtures of internal/packages and internal/specs.
+	mono := filepath.Join(work, "monorepo")
+	copyDir(t, filepath.Join("..", "..", "internal", "packages", "testdata", "monorepo"), mono)
+	copyDir(t, filepath.Join("..", "..", "internal", "specs", "testdata", "repo"), mono)
 	if err := os.MkdirAll(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +64,7 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 
 	env := append(os.Environ(),
-		"LORE_BIN="+bin, "LORE_ROOT="+root, "LORE_OUTSIDE="+outside, "LORE_BIG="+big, "LORE_EMPTY="+empty,
+		"LORE_BIN="+bin, "LORE_ROOT="+root, "LORE_OUTSIDE="+outside, "LORE_BIG="+big, "LORE_EMPTY="+empty, "LORE_MONO="+mono,
 		"LORE_CACHE_DIR="+filepath.Join(work, "cache"),
 		// The servers must use their defaults, whatever the caller's environment says.
 		"LORE_INDEX=", "CODE_ROOT=", "DOCS_ROOT=", "MCP_SERVER_NAME=", "LORE_CHAT_BASE_URL=",
@@ -91,6 +97,32 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// copyDir copies the folder src into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copying %s: %v", src, err)
 	}
 }
 

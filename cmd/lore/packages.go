@@ -1,0 +1,374 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lore-dev/lore/internal/config"
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/packages"
+	"github.com/lore-dev/lore/internal/store"
+)
+
+func init() {
+	register("packages", command{summary: "the monorepo's packages: list, search, show, deps, dependents, graph, status", run: runPackages})
+}
+
+// packagesUsage lists the packages subcommands.
+const packagesUsage = `Usage: lore packages <command> [--root PATH] [--format human|json] [args]
+
+Commands:
+  list [--kind KIND]          every package, ordered by name (or only one kind)
+  search QUERY                packages whose name, description or path match (at most 20)
+  show NAME                   everything about one package, with its dependencies
+  deps NAME [--internal]      a package's dependencies (only those inside the repository)
+  dependents NAME             the packages that depend on NAME
+  graph ROOT [--depth N]      internal dependency edges reachable from ROOT (depth 1..20, default 3)
+  status                      when the index was built and how many packages it holds
+
+The packages come from the index: run "lore index" first.
+`
+
+// subcommandArgs is what every packages and specs subcommand shares: the
+// parsed positionals, the root and the output format.
+type subcommandArgs struct {
+	pos    []string
+	root   *fsroot.Root
+	format string
+}
+
+// parseSubcommand parses a packages/specs subcommand's flags (--root,
+// --format, and those extra adds) and checks its positional count.
+// maxArgs -1 means any number.
+func parseSubcommand(a *app, argv []string, family, name, usage string, minArgs, maxArgs int, extra func(*flag.FlagSet)) (*subcommandArgs, error) {
+	fs := flag.NewFlagSet(family+" "+name, flag.ContinueOnError)
+	rootFlag := fs.String("root", ".", "the indexed folder")
+	format := fs.String("format", "human", "output format: human or json")
+	if extra != nil {
+		extra(fs)
+	}
+	fs.Usage = func() { commandUsage(a.stdout, fs, "lore "+family+" "+usage) }
+	pos, err := parseFlags(fs, argv)
+	if err != nil {
+		return nil, helpOr(err, fs)
+	}
+	if len(pos) < minArgs || (maxArgs >= 0 && len(pos) > maxArgs) {
+		return nil, usagef("usage: lore %s %s", family, usage)
+	}
+	if *format != "human" && *format != "json" {
+		return nil, usagef("--format must be human or json, got %q", *format)
+	}
+	root, err := fsroot.Open(*rootFlag)
+	if err != nil {
+		return nil, err
+	}
+	return &subcommandArgs{pos: pos, root: root, format: *format}, nil
+}
+
+func runPackages(ctx context.Context, a *app, argv []string) error {
+	if len(argv) == 0 {
+		fmt.Fprint(a.stderr, packagesUsage)
+		return usagef("")
+	}
+	sub, rest := argv[0], argv[1:]
+	switch sub {
+	case "-h", "--help", "help":
+		fmt.Fprint(a.stdout, packagesUsage)
+		return nil
+	case "list":
+		var kind *string
+		sa, err := parseSubcommand(a, rest, "packages", "list", "list [--kind KIND]", 0, 0, func(fs *flag.FlagSet) {
+			kind = fs.String("kind", "", "only this kind: "+strings.Join(packageKinds, ", "))
+		})
+		if err != nil {
+			return err
+		}
+		if *kind != "" && !contains(packageKinds, *kind) {
+			return usagef("--kind must be one of %s, got %q", strings.Join(packageKinds, ", "), *kind)
+		}
+		g, err := loadPackages(ctx, a, sa.root.Path())
+		if err != nil {
+			return err
+		}
+		list := []packages.Package{}
+		for _, p := range g.Packages() {
+			if *kind == "" || p.Kind == *kind {
+				list = append(list, p)
+			}
+		}
+		return writePackageList(a.stdout, sa.format, list, "no packages")
+	case "search":
+		sa, err := parseSubcommand(a, rest, "packages", "search", "search QUERY", 1, -1, nil)
+		if err != nil {
+			return err
+		}
+		query := strings.Join(sa.pos, " ")
+		var found []packages.Package
+		err = withIndex(ctx, a, sa.root.Path(), func(st *store.Store) error {
+			found, err = packages.Search(ctx, st.DB(), query, packages.DefaultSearchLimit)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return writePackageList(a.stdout, sa.format, found, fmt.Sprintf("no packages match %q", query))
+	case "show":
+		sa, err := parseSubcommand(a, rest, "packages", "show", "show NAME", 1, 1, nil)
+		if err != nil {
+			return err
+		}
+		g, err := loadPackages(ctx, a, sa.root.Path())
+		if err != nil {
+			return err
+		}
+		p, ok := g.Get(sa.pos[0])
+		if !ok {
+			return errs.New(errs.NotFound, "PACKAGE_NOT_FOUND", "Package '%s' not found", sa.pos[0])
+		}
+		if sa.format == "json" {
+			return writeJSON(a.stdout, p)
+		}
+		writePackage(a.stdout, p)
+		return nil
+	case "deps":
+		var internal *bool
+		sa, err := parseSubcommand(a, rest, "packages", "deps", "deps NAME [--internal]", 1, 1, func(fs *flag.FlagSet) {
+			internal = fs.Bool("internal", false, "only dependencies on packages of this repository")
+		})
+		if err != nil {
+			return err
+		}
+		g, err := loadPackages(ctx, a, sa.root.Path())
+		if err != nil {
+			return err
+		}
+		deps, err := g.Dependencies(sa.pos[0], *internal)
+		if err != nil {
+			return err
+		}
+		if sa.format == "json" {
+			return writeJSON(a.stdout, deps)
+		}
+		if len(deps) == 0 {
+			fmt.Fprintf(a.stdout, "%s declares no dependencies\n", sa.pos[0])
+			return nil
+		}
+		writeDependencies(a.stdout, deps)
+		return nil
+	case "dependents":
+		sa, err := parseSubcommand(a, rest, "packages", "dependents", "dependents NAME", 1, 1, nil)
+		if err != nil {
+			return err
+		}
+		g, err := loadPackages(ctx, a, sa.root.Path())
+		if err != nil {
+			return err
+		}
+		dependents, err := g.Dependents(sa.pos[0])
+		if err != nil {
+			return err
+		}
+		return writePackageList(a.stdout, sa.format, dependents, fmt.Sprintf("no package depends on %s", sa.pos[0]))
+	case "graph":
+		var depth *int
+		sa, err := parseSubcommand(a, rest, "packages", "graph", "graph ROOT [--depth N]", 1, 1, func(fs *flag.FlagSet) {
+			depth = fs.Int("depth", 3, fmt.Sprintf("levels to follow, clamped to %d..%d", packages.MinEdgeDepth, packages.MaxEdgeDepth))
+		})
+		if err != nil {
+			return err
+		}
+		g, err := loadPackages(ctx, a, sa.root.Path())
+		if err != nil {
+			return err
+		}
+		d := max(packages.MinEdgeDepth, min(*depth, packages.MaxEdgeDepth))
+		edges, err := g.Edges(sa.pos[0], d)
+		if err != nil {
+			return err
+		}
+		if sa.format == "json" {
+			return writeJSON(a.stdout, map[string]any{"root": sa.pos[0], "depth": d, "edges": edges})
+		}
+		if len(edges) == 0 {
+			fmt.Fprintf(a.stdout, "%s depends on no package of this repository\n", sa.pos[0])
+			return nil
+		}
+		for _, e := range edges {
+			fmt.Fprintf(a.stdout, "%s -> %s (%s)\n", e.From, e.To, e.DepKind)
+		}
+		return nil
+	case "status":
+		sa, err := parseSubcommand(a, rest, "packages", "status", "status", 0, 0, nil)
+		if err != nil {
+			return err
+		}
+		var rep packagesStatus
+		err = withIndex(ctx, a, sa.root.Path(), func(st *store.Store) error {
+			meta, err := st.Meta(ctx)
+			if err != nil {
+				return err
+			}
+			rep = packagesStatus{Root: sa.root.Path(), Index: st.Path(), IndexedAt: meta["indexed_at"], GitCommit: meta["git_commit"]}
+			rep.PackageCount, _ = strconv.Atoi(meta["package_count"])
+			rep.SpecCount, _ = strconv.Atoi(meta["spec_count"])
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if sa.format == "json" {
+			return writeJSON(a.stdout, rep)
+		}
+		commit := rep.GitCommit
+		if commit == "" {
+			commit = "(not a git repository)"
+		}
+		fmt.Fprintf(a.stdout, "root        %s\nindex       %s\nindexed at  %s\ngit commit  %s\npackages    %d\nspecs       %d\n",
+			rep.Root, rep.Index, rep.IndexedAt, commit, rep.PackageCount, rep.SpecCount)
+		return nil
+	default:
+		fmt.Fprint(a.stderr, packagesUsage)
+		return usagef("unknown packages command %q", sub)
+	}
+}
+
+// packagesStatus is what lore packages status prints.
+type packagesStatus struct {
+	Root         string `json:"root"`
+	Index        string `json:"index"`
+	IndexedAt    string `json:"indexed_at"`
+	GitCommit    string `json:"git_commit"`
+	PackageCount int    `json:"package_count"`
+	SpecCount    int    `json:"spec_count"`
+}
+
+var packageKinds = []string{
+	packages.KindNPM, packages.KindGo, packages.KindCargo, packages.KindPython, packages.KindMaven, packages.KindGradle,
+	packages.KindComposer, packages.KindGem, packages.KindNuGet, packages.KindDart, packages.KindSwift,
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// withIndex runs fn on root's index, opened read-only; a missing index is
+// the message that says what to run.
+func withIndex(ctx context.Context, a *app, root string, fn func(*store.Store) error) error {
+	indexPath, err := config.IndexPath(a.indexFlag, root)
+	if err != nil {
+		return err
+	}
+	st, err := store.OpenReadOnly(ctx, indexPath)
+	if err != nil {
+		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
+			return errs.New(errs.NoIndex, "NO_INDEX", "no index for %s; run \"lore index %s\" first", root, root)
+		}
+		return err
+	}
+	defer st.Close()
+	return fn(st)
+}
+
+// loadPackages reads every package of root's index.
+func loadPackages(ctx context.Context, a *app, root string) (*packages.Graph, error) {
+	var all []packages.Package
+	err := withIndex(ctx, a, root, func(st *store.Store) error {
+		var err error
+		all, err = packages.LoadAll(ctx, st.DB())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return packages.NewGraph(all), nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writePackageList prints packages as a table (or JSON); empty says none.
+func writePackageList(w io.Writer, format string, list []packages.Package, none string) error {
+	if format == "json" {
+		if list == nil {
+			list = []packages.Package{}
+		}
+		return writeJSON(w, list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(w, none)
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tVERSION\tPATH\tDESCRIPTION")
+	for _, p := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Kind, orDash(p.Version), p.Path, oneLine(p.Description, 60))
+	}
+	return tw.Flush()
+}
+
+func writePackage(w io.Writer, p packages.Package) {
+	fmt.Fprintf(w, "%s (%s)\n", p.Name, p.Kind)
+	fmt.Fprintf(w, "  version      %s\n  path         %s\n  manifest     %s\n", orDash(p.Version), p.Path, p.Manifest)
+	if p.Description != "" {
+		fmt.Fprintf(w, "  description  %s\n", oneLine(p.Description, 200))
+	}
+	keys := make([]string, 0, len(p.Metadata))
+	for k := range p.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, _ := json.Marshal(p.Metadata[k])
+		fmt.Fprintf(w, "  %-12s %s\n", k, v)
+	}
+	if len(p.Dependencies) == 0 {
+		fmt.Fprintln(w, "\nno dependencies")
+		return
+	}
+	fmt.Fprintf(w, "\n%d dependencies:\n", len(p.Dependencies))
+	writeDependencies(w, p.Dependencies)
+}
+
+func writeDependencies(w io.Writer, deps []packages.Dependency) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, d := range deps {
+		where := "external"
+		if d.IsInternal {
+			where = "internal"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.Name, orDash(d.VersionReq), d.DepKind, where)
+	}
+	tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneLine flattens s to one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

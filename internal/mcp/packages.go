@@ -1,0 +1,432 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/packages"
+	"github.com/lore-dev/lore/internal/store"
+)
+
+// The packages family: search_packages, get_package, package_dependencies,
+// package_dependents, dependency_graph, list_packages, index_status, over
+// the packages lore index found in the served root's manifests. Every tool
+// reads the index; without one it answers the NO_INDEX message of the code
+// family. The text content of a success is the JSON of the structured
+// content; of an error, exactly its message:
+//
+//	Search query must not be empty
+//	Package '<name>' not found
+//	No index found for path: <path>. Run 'index_codebase' tool first.
+
+// maxPackageResults is how many packages search_packages returns.
+const maxPackageResults = 20
+
+// defaultGraphDepth is dependency_graph's depth when none is given.
+const defaultGraphDepth = 3
+
+func registerPackages(s *Server) error {
+	s.register(s.searchPackagesTool())
+	s.register(s.getPackageTool())
+	s.register(s.packageDependenciesTool())
+	s.register(s.packageDependentsTool())
+	s.register(s.dependencyGraphTool())
+	s.register(s.listPackagesTool())
+	s.register(s.indexStatusTool())
+	return nil
+}
+
+var (
+	iconPackage = svgIcon(`<path d="M12 2l9 5v10l-9 5-9-5V7z" fill="none" stroke="#a64" stroke-width="2"/><path d="M3 7l9 5 9-5M12 12v10" stroke="#a64" stroke-width="2" fill="none"/>`)
+	iconGraph   = svgIcon(`<circle cx="5" cy="12" r="3" fill="none" stroke="#a64" stroke-width="2"/><circle cx="19" cy="5" r="3" fill="none" stroke="#a64" stroke-width="2"/><circle cx="19" cy="19" r="3" fill="none" stroke="#a64" stroke-width="2"/><path d="M8 11l8-5M8 13l8 5" stroke="#a64" stroke-width="2"/>`)
+)
+
+// packageKinds are the values list_packages's kind accepts.
+var packageKinds = []string{
+	packages.KindNPM, packages.KindGo, packages.KindCargo, packages.KindPython, packages.KindMaven, packages.KindGradle,
+	packages.KindComposer, packages.KindGem, packages.KindNuGet, packages.KindDart, packages.KindSwift,
+}
+
+// packageSummary is a package without its dependencies, as search and
+// listings return it. Every field is always present.
+type packageSummary struct {
+	Name        string         `json:"name"`
+	Path        string         `json:"path"`
+	Kind        string         `json:"kind"`
+	Version     string         `json:"version"`
+	Description string         `json:"description"`
+	Metadata    map[string]any `json:"metadata"`
+}
+
+// packageDetail is get_package's answer: everything lore knows of a package.
+type packageDetail struct {
+	packageSummary
+	Manifest     string                `json:"manifest"`
+	Dependencies []packages.Dependency `json:"dependencies"`
+}
+
+func summarize(p packages.Package) packageSummary {
+	metadata := p.Metadata
+	if metadata == nil {
+		metadata = map[string]any{}
+	}
+	return packageSummary{Name: p.Name, Path: p.Path, Kind: p.Kind, Version: p.Version, Description: p.Description, Metadata: metadata}
+}
+
+func summarizeAll(pkgs []packages.Package) []packageSummary {
+	out := make([]packageSummary, 0, len(pkgs))
+	for _, p := range pkgs {
+		out = append(out, summarize(p))
+	}
+	return out
+}
+
+func nonNilDeps(deps []packages.Dependency) []packages.Dependency {
+	if deps == nil {
+		return []packages.Dependency{}
+	}
+	return deps
+}
+
+// Output schemas.
+var (
+	packageSummarySchemaProps = map[string]any{
+		"name":        sString("the package name as its ecosystem names it (Go: module path; Maven: groupId:artifactId)"),
+		"path":        sString("the manifest's folder relative to the root; \".\" for the root"),
+		"kind":        sEnum("the ecosystem", packageKinds...),
+		"version":     sString("declared version; empty when none"),
+		"description": sString("declared description; empty when none"),
+		"metadata":    map[string]any{"type": "object", "description": "kind-specific facts: private, license, bin, workspace, workspace_members, …"},
+	}
+	packageSummarySchema = sObject(packageSummarySchemaProps, "name", "path", "kind", "version", "description", "metadata")
+	dependencySchema     = sObject(map[string]any{
+		"name":        sString("the dependency as declared; for an internal one, the name of that package"),
+		"version_req": sString("the version requirement as declared"),
+		"dep_kind":    sEnum("", packages.DepRuntime, packages.DepDev, packages.DepPeer, packages.DepOptional, packages.DepBuild),
+		"is_internal": sBool("true when it names another package of this repository"),
+	}, "name", "dep_kind", "is_internal")
+)
+
+func packageDetailSchema() map[string]any {
+	props := map[string]any{}
+	for k, v := range packageSummarySchemaProps {
+		props[k] = v
+	}
+	props["manifest"] = sString("the manifest file relative to the root")
+	props["dependencies"] = sArray(dependencySchema)
+	return outputSchema(props, "name", "path", "kind", "version", "description", "metadata", "manifest", "dependencies")
+}
+
+func (s *Server) searchPackagesTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "search_packages",
+			Title: "Search packages",
+			Description: fmt.Sprintf("Full-text search over the names, descriptions and paths of the repository's packages "+
+				"(npm, Go, Cargo, Python, Maven, Gradle, Composer, gems, NuGet, Dart, Swift). At most %d results, best first, "+
+				"each with name, path, kind, version, description and metadata. Quotes, *, -, :, AND and parentheses are plain text.",
+				maxPackageResults),
+			Annotations: readOnlyAnnotations("Search packages"),
+			Icons:       iconPackage,
+			OutputSchema: outputSchema(map[string]any{
+				"query":    sString("the query as given"),
+				"packages": sArray(packageSummarySchema),
+				"total":    sInt("number of results"),
+			}, "query", "packages", "total"),
+		},
+		params: []param{
+			{name: "query", typ: "string", required: true, desc: "Words to find in package names, descriptions and paths."},
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			query := c.str("query")
+			if strings.TrimSpace(query) == "" {
+				return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Search query must not be empty")
+			}
+			var found []packages.Package
+			err := s.withIndex(ctx, c, func(st *store.Store) error {
+				var err error
+				found, err = packages.Search(ctx, st.DB(), query, maxPackageResults)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			list := summarizeAll(found)
+			return &outcome{structured: map[string]any{"query": query, "packages": list, "total": len(list)}}, nil
+		},
+	}
+}
+
+func (s *Server) getPackageTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "get_package",
+			Title: "Get a package",
+			Description: "Everything lore knows of the package with exactly this name: path, kind, version, description, " +
+				"metadata, manifest and its dependencies (name, version_req, dep_kind, is_internal).",
+			Annotations:  readOnlyAnnotations("Get a package"),
+			Icons:        iconPackage,
+			OutputSchema: packageDetailSchema(),
+		},
+		params: []param{
+			{name: "name", typ: "string", required: true, desc: "The exact package name (e.g. @acme/ui, example.com/lib, com.acme:core)."},
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			g, err := s.packageGraph(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			name := c.str("name")
+			p, ok := g.Get(name)
+			if !ok {
+				return nil, errs.New(errs.NotFound, "PACKAGE_NOT_FOUND", "Package '%s' not found", name).With("name", name)
+			}
+			return &outcome{structured: packageDetail{packageSummary: summarize(p), Manifest: p.Manifest, Dependencies: nonNilDeps(p.Dependencies)}}, nil
+		},
+	}
+}
+
+func (s *Server) packageDependenciesTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "package_dependencies",
+			Title: "Dependencies of a package",
+			Description: "The dependencies a package declares, in manifest order by kind: name, version_req, dep_kind " +
+				"(runtime, dev, peer, optional, build) and is_internal. With internal_only, only those on packages of this repository.",
+			Annotations: readOnlyAnnotations("Dependencies of a package"),
+			Icons:       iconGraph,
+			OutputSchema: outputSchema(map[string]any{
+				"name":          sString("the package"),
+				"internal_only": sBool("whether only internal dependencies are listed"),
+				"dependencies":  sArray(dependencySchema),
+			}, "name", "internal_only", "dependencies"),
+		},
+		params: []param{
+			{name: "name", typ: "string", required: true, desc: "The exact package name."},
+			{name: "internal_only", typ: "boolean", def: false, desc: "Only dependencies on other packages of this repository."},
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			g, err := s.packageGraph(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			name, internalOnly := c.str("name"), c.boolean("internal_only")
+			deps, err := g.Dependencies(name, internalOnly)
+			if err != nil {
+				return nil, err
+			}
+			return &outcome{structured: map[string]any{"name": name, "internal_only": internalOnly, "dependencies": nonNilDeps(deps)}}, nil
+		},
+	}
+}
+
+func (s *Server) packageDependentsTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:        "package_dependents",
+			Title:       "Dependents of a package",
+			Description: "Every package of this repository that declares a dependency on the named package, sorted by name.",
+			Annotations: readOnlyAnnotations("Dependents of a package"),
+			Icons:       iconGraph,
+			OutputSchema: outputSchema(map[string]any{
+				"name":       sString("the package depended on"),
+				"dependents": sArray(packageSummarySchema),
+			}, "name", "dependents"),
+		},
+		params: []param{
+			{name: "name", typ: "string", required: true, desc: "The exact package name."},
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			g, err := s.packageGraph(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			name := c.str("name")
+			dependents, err := g.Dependents(name)
+			if err != nil {
+				return nil, err
+			}
+			return &outcome{structured: map[string]any{"name": name, "dependents": summarizeAll(dependents)}}, nil
+		},
+	}
+}
+
+func (s *Server) dependencyGraphTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "dependency_graph",
+			Title: "Dependency graph",
+			Description: fmt.Sprintf("The internal dependency graph reachable from a package, breadth-first: edges {from, to, dep_kind}, "+
+				"level by level, each level sorted. depth is clamped to %d..%d; cycles end.", packages.MinEdgeDepth, packages.MaxEdgeDepth),
+			Annotations: readOnlyAnnotations("Dependency graph"),
+			Icons:       iconGraph,
+			OutputSchema: outputSchema(map[string]any{
+				"root":  sString("the starting package"),
+				"depth": sInt("the depth walked, after clamping"),
+				"edges": sArray(sObject(map[string]any{
+					"from":     sString("the package declaring the dependency"),
+					"to":       sString("the package depended on"),
+					"dep_kind": sString("runtime, dev, peer, optional or build"),
+				}, "from", "to", "dep_kind")),
+			}, "root", "depth", "edges"),
+		},
+		params: []param{
+			{name: "root", typ: "string", required: true, desc: "The exact name of the package to start from."},
+			{name: "depth", typ: "integer", def: defaultGraphDepth,
+				desc: fmt.Sprintf("Levels of dependencies to follow; clamped to %d..%d.", packages.MinEdgeDepth, packages.MaxEdgeDepth)},
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			g, err := s.packageGraph(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			root := c.str("root")
+			depth := max(packages.MinEdgeDepth, min(c.integer("depth"), packages.MaxEdgeDepth))
+			edges, err := g.Edges(root, depth)
+			if err != nil {
+				return nil, err
+			}
+			if edges == nil {
+				edges = []packages.Edge{}
+			}
+			return &outcome{structured: map[string]any{"root": root, "depth": depth, "edges": edges}}, nil
+		},
+	}
+}
+
+func (s *Server) listPackagesTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:        "list_packages",
+			Title:       "List packages",
+			Description: "Every package of the repository ordered by name (then path), or only those of one kind.",
+			Annotations: readOnlyAnnotations("List packages"),
+			Icons:       iconPackage,
+			OutputSchema: outputSchema(map[string]any{
+				"kind":     sString("the kind asked for; absent for all"),
+				"packages": sArray(packageSummarySchema),
+				"total":    sInt("number of packages listed"),
+			}, "packages", "total"),
+		},
+		params: []param{
+			{name: "kind", typ: "string", enum: packageKinds, desc: "Only packages of this kind."},
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			g, err := s.packageGraph(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			kind := c.str("kind")
+			var pkgs []packages.Package
+			for _, p := range g.Packages() {
+				if kind == "" || p.Kind == kind {
+					pkgs = append(pkgs, p)
+				}
+			}
+			out := map[string]any{"packages": summarizeAll(pkgs), "total": len(pkgs)}
+			if kind != "" {
+				out["kind"] = kind
+			}
+			return &outcome{structured: out}, nil
+		},
+	}
+}
+
+// indexStatus is index_status's answer.
+type indexStatus struct {
+	Root         string `json:"root"`
+	IndexPath    string `json:"index_path"`
+	IndexedAt    string `json:"indexed_at"`
+	GitCommit    string `json:"git_commit"`
+	PackageCount int    `json:"package_count"`
+	SpecCount    int    `json:"spec_count"`
+}
+
+func (s *Server) indexStatusTool() *tool {
+	return &tool{
+		def: &sdk.Tool{
+			Name:  "index_status",
+			Title: "Index status",
+			Description: "When the served root was last indexed (indexed_at, RFC 3339), at which git commit (empty outside git), " +
+				"and how many packages and specs the index holds.",
+			Annotations: readOnlyAnnotations("Index status"),
+			Icons:       iconIndex,
+			OutputSchema: outputSchema(map[string]any{
+				"root":          sString("the indexed directory"),
+				"index_path":    sString("the index file"),
+				"indexed_at":    sString("when the index was last built"),
+				"git_commit":    sString("the HEAD commit at that time; empty outside a git repository"),
+				"package_count": sInt("packages in the index"),
+				"spec_count":    sInt("specs in the index"),
+			}, "indexed_at", "git_commit", "package_count"),
+		},
+		run: func(ctx context.Context, c *call) (*outcome, error) {
+			var out indexStatus
+			err := s.withIndex(ctx, c, func(st *store.Store) error {
+				meta, err := st.Meta(ctx)
+				if err != nil {
+					return err
+				}
+				out = indexStatus{Root: s.opts.Root, IndexPath: st.Path(), IndexedAt: meta["indexed_at"], GitCommit: meta["git_commit"]}
+				out.PackageCount, _ = strconv.Atoi(meta["package_count"])
+				out.SpecCount, _ = strconv.Atoi(meta["spec_count"])
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			return &outcome{structured: out}, nil
+		},
+	}
+}
+
+// withIndex runs fn on the served root's index, opened read-only for the
+// call (a re-index between calls is always seen). A missing index is the
+// code family's NO_INDEX message.
+func (s *Server) withIndex(ctx context.Context, c *call, fn func(*store.Store) error) error {
+	root := s.opts.Root
+	c.logAs("root", root)
+	indexPath, err := s.opts.IndexFor(root)
+	if err != nil {
+		return err
+	}
+	st, err := store.OpenReadOnly(ctx, indexPath)
+	if err != nil {
+		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
+			return s.noIndexError(root)
+		}
+		return err
+	}
+	defer st.Close()
+	return fn(st)
+}
+
+// packageGraph loads the served root's packages from its index.
+func (s *Server) packageGraph(ctx context.Context, c *call) (*packages.Graph, error) {
+	var all []packages.Package
+	err := s.withIndex(ctx, c, func(st *store.Store) error {
+		var err error
+		all, err = packages.LoadAll(ctx, st.DB())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return packages.NewGraph(all), nil
+}
+
+// noIndexError is the message every index-backed tool answers when root
+// has no index: it says what to run.
+func (s *Server) noIndexError(root string) error {
+	hint := "Run 'index_codebase' tool first."
+	if s.opts.ReadOnly || !slices.Contains(s.opts.Toolsets, "code") {
+		hint = fmt.Sprintf("Run 'lore index %s' first.", root)
+	}
+	return errs.New(errs.NoIndex, "NO_INDEX", "No index found for path: %s. %s", root, hint).With("path", root)
+}
