@@ -4,38 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
-	"os"
+	"github.com/lore-dev/lore/internal/testtree"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// copyDir copies the folder src into dst.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copying %s: %v", src, err)
-	}
-}
+func copyDir(t *testing.T, src, dst string) { testtree.Copy(t, src, dst) }
 
 // factsFixture is an indexed copy of the packages fixture monorepo (every
 // manifest kind, a cycle, invalid manifests) with the specs fixture tree,

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"github.com/lore-dev/lore/internal/testtree"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,33 +11,7 @@ import (
 	"github.com/lore-dev/lore/internal/fsroot"
 )
 
-// writeTree creates files under dir. Keys are slash-separated paths; a key
-// ending in "/" makes an empty folder; a value starting with "->" makes a
-// symlink to the rest of the value.
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if strings.HasSuffix(rel, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "->"); ok {
-			if err := os.Symlink(filepath.FromSlash(target), p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func writeTree(t testing.TB, dir string, files map[string]string) { testtree.Write(t, dir, files) }
 
 func openRoot(t testing.TB, dir string) *fsroot.Root {
 	t.Helper()

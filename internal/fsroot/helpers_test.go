@@ -1,41 +1,13 @@
 package fsroot
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
+	"github.com/lore-dev/lore/internal/testtree"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/errs"
 )
 
-// writeTree creates files under dir. Keys are slash-separated paths; a key
-// ending in "/" creates an empty folder; a value starting with "->" creates
-// a symlink to the rest of the value.
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if strings.HasSuffix(rel, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "->"); ok {
-			if err := os.Symlink(filepath.FromSlash(target), p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func writeTree(t testing.TB, dir string, files map[string]string) { testtree.Write(t, dir, files) }
 
 // newRoot opens a fresh root in a temp dir filled with files.
 func newRoot(t testing.TB, files map[string]string) *Root {

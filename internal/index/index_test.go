@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lore-dev/lore/internal/testtree"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,18 +59,7 @@ class Cart:
 	"logo.png":      "\x89PNG\x00\x00binary",
 }
 
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func writeTree(t testing.TB, dir string, files map[string]string) { testtree.Write(t, dir, files) }
 
 func setup(t *testing.T) (root, indexPath string) {
 	t.Helper()

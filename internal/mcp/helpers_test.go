@@ -6,10 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/lore-dev/lore/internal/testtree"
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,19 +23,7 @@ import (
 	"github.com/lore-dev/lore/internal/fsroot"
 )
 
-// writeTree writes files (slash paths relative to dir) into dir.
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func writeTree(t testing.TB, dir string, files map[string]string) { testtree.Write(t, dir, files) }
 
 // fixtureFiles is a small project: Go code, docs, a README.
 var fixtureFiles = map[string]string{

@@ -2,8 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
-	"io/fs"
-	"os"
+	"github.com/lore-dev/lore/internal/testtree"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,31 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// copyTree copies the folder src into dst.
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copying %s: %v", src, err)
-	}
-}
+func copyTree(t testing.TB, src, dst string) { testtree.Copy(t, src, dst) }
 
 // monorepoEnv serves a copy of the packages fixture monorepo (every manifest
 // kind, workspaces, a dependency cycle, an invalid package.json and

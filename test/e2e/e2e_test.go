@@ -3,7 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"io/fs"
+	"github.com/lore-dev/lore/internal/testtree"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,44 +87,9 @@ func run(t *testing.T, ctx context.Context, dir string, env []string, name strin
 	return string(out)
 }
 
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func writeTree(t *testing.T, dir string, files map[string]string) { testtree.Write(t, dir, files) }
 
-// copyDir copies the folder src into dst.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copying %s: %v", src, err)
-	}
-}
+func copyDir(t *testing.T, src, dst string) { testtree.Copy(t, src, dst) }
 
 var projectFiles = map[string]string{
 	"auth/login.go": `package auth
