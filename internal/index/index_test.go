@@ -358,3 +358,24 @@ func paths(res []search.Result) []string {
 	}
 	return out
 }
+
+func TestAnalyzerChangeRebuilds(t *testing.T) {
+	root, indexPath := setup(t)
+	ctx := context.Background()
+	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, indexPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.DB().Exec(`UPDATE meta SET value = 'old' WHERE key = 'analyzer_version'`)
+	st.Close()
+	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Indexed != 4 || stats.Unchanged != 0 {
+		t.Errorf("after an analyzer change: %+v, want every file re-indexed", stats)
+	}
+}

@@ -87,6 +87,9 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 	if prevMeta["rebuild_required"] == "1" {
 		opts.Force = true // the schema changed under this index
 	}
+	if v, ok := prevMeta["analyzer_version"]; ok && v != tokenize.Version {
+		opts.Force = true // terms are made differently now: old ones would not match
+	}
 	if opts.Force {
 		known = map[string]store.FileState{}
 	}
@@ -378,16 +381,17 @@ func writeMeta(ctx context.Context, tx *store.Tx, st *store.Store, root string, 
 		return fmt.Errorf("counting the index: %w", err)
 	}
 	meta := map[string]string{
-		"root":          root,
-		"indexed_at":    now.Format(time.RFC3339),
-		"git_commit":    gitCommit(root),
-		"file_count":    strconv.Itoa(files),
-		"chunk_count":   strconv.Itoa(chunks),
-		"generation":    strconv.FormatInt(now.UnixNano(), 10),
-		"package_count": strconv.Itoa(stats.Packages),
-		"spec_count":    strconv.Itoa(stats.Specs),
+		"root":             root,
+		"indexed_at":       now.Format(time.RFC3339),
+		"git_commit":       gitCommit(root),
+		"file_count":       strconv.Itoa(files),
+		"chunk_count":      strconv.Itoa(chunks),
+		"generation":       strconv.FormatInt(now.UnixNano(), 10),
+		"package_count":    strconv.Itoa(stats.Packages),
+		"spec_count":       strconv.Itoa(stats.Specs),
+		"analyzer_version": tokenize.Version,
 	}
-	for _, k := range []string{"root", "indexed_at", "git_commit", "file_count", "chunk_count", "generation", "package_count", "spec_count"} {
+	for _, k := range []string{"root", "indexed_at", "git_commit", "file_count", "chunk_count", "generation", "package_count", "spec_count", "analyzer_version"} {
 		if err := tx.SetMeta(ctx, k, meta[k]); err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func Stem(t string) string {
 	if len(t) > 4 && strings.HasSuffix(t, "e") {
 		t = t[:len(t)-1]
 	}
-	if n := len(t); n > 4 && t[n-1] == t[n-2] && !isVowel(t[n-1]) && t[n-1] != 'l' && t[n-1] != 's' && t[n-1] != 'z' {
+	if n := len(t); n >= 4 && t[n-1] == t[n-2] && !isVowel(t[n-1]) && t[n-1] != 'l' && t[n-1] != 's' && t[n-1] != 'z' {
 		t = t[:n-1]
 	}
 	return t

@@ -17,6 +17,9 @@ func TestStemGroups(t *testing.T) {
 		{"middleware", "middlewares"},
 		{"query", "queries"},
 		{"validate", "validation"},
+		{"log", "logging", "logged", "logs"},
+		{"map", "mapping", "mapped"},
+		{"run", "running"},
 	}
 	for _, g := range groups {
 		want := Stem(g[0])
