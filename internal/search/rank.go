@@ -67,7 +67,7 @@ var weights = weightSet{
 	fileCoverage:    0.25,
 	lowValuePath:    0.6,
 	docFile:         0.7,
-	sameFileDecay:   0.6,
+	sameFileDecay:   0.4,
 
 	semanticCalibration: 0.01,
 
@@ -130,7 +130,11 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
 		s += weights.typeDefinition * typeDefinition(q, row)
 		facts := snap.facts[row.FileID]
-		bonus := weights.fileNameExact*namedAfterQuery(q, facts.base) + weights.folderNameExact*namedAfterQuery(q, facts.folder)
+		// What the file's name says is evidence about the file, counted for
+		// its first chunk only (see diversify).
+		nameShare := weights.fileName * fieldShare(q, c, store.FieldName)
+		s -= nameShare
+		bonus := nameShare + weights.fileNameExact*namedAfterQuery(q, facts.base) + weights.folderNameExact*namedAfterQuery(q, facts.folder)
 		s += weights.definition * definitionKind(row.Kind)
 		if f := files[row.FileID]; f != nil {
 			bonus += weights.fileLevel * f.score
