@@ -17,6 +17,7 @@ import (
 	"github.com/lore-dev/lore/internal/httpapi"
 	"github.com/lore-dev/lore/internal/mcp"
 	"github.com/lore-dev/lore/internal/search"
+	"github.com/lore-dev/lore/internal/store"
 )
 
 func init() {
@@ -87,6 +88,9 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		}
 	}
 
+	if *specsDir == "" {
+		*specsDir = recordedSpecsDir(ctx, served.Path(), indexFor)
+	}
 	opts := mcp.Options{
 		Name: cfg.ServerName, Version: cfg.ServerVersion,
 		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot, SpecsDir: *specsDir,
@@ -165,4 +169,24 @@ func readCloser(r io.Reader) io.ReadCloser {
 func writeCloser(w io.Writer) io.WriteCloser {
 	// Closing the session must not close the process's stdout.
 	return nopWriteCloser{w}
+}
+
+// recordedSpecsDir is the specs folder the root was last indexed with, so
+// the spec tools read the same specs search_specs searches; "" when there
+// is no index or none was given.
+func recordedSpecsDir(ctx context.Context, root string, indexFor func(string) (string, error)) string {
+	path, err := indexFor(root)
+	if err != nil {
+		return ""
+	}
+	st, err := store.OpenReadOnly(ctx, path)
+	if err != nil {
+		return ""
+	}
+	defer st.Close()
+	meta, err := st.Meta(ctx)
+	if err != nil {
+		return ""
+	}
+	return meta["specs_dir"]
 }

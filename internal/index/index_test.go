@@ -379,3 +379,19 @@ func TestAnalyzerChangeRebuilds(t *testing.T) {
 		t.Errorf("after an analyzer change: %+v, want every file re-indexed", stats)
 	}
 }
+
+func TestSpecsDirIsRemembered(t *testing.T) {
+	root, indexPath := setup(t)
+	writeTree(t, root, map[string]string{
+		"design/auth/spec.md": "# Auth\n\n## Purpose\nLogins.\n\n## Requirements\n\n### Requirement: Login\nUsers log in.\n\n#### Scenario: ok\n- **WHEN** a user logs in\n- **THEN** a session opens\n",
+	})
+	ctx := context.Background()
+	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, SpecsDir: "design"})
+	if err != nil || stats.Specs != 1 {
+		t.Fatalf("with --specs-dir: %+v, %v", stats, err)
+	}
+	stats, err = index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
+	if err != nil || stats.Specs != 1 {
+		t.Errorf("a later run forgot the specs folder: %+v, %v", stats, err)
+	}
+}

@@ -87,6 +87,9 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 	if prevMeta["rebuild_required"] == "1" {
 		opts.Force = true // the schema changed under this index
 	}
+	if opts.SpecsDir == "" {
+		opts.SpecsDir = prevMeta["specs_dir"] // keep the folder the root was indexed with
+	}
 	if v, ok := prevMeta["analyzer_version"]; ok && v != tokenize.Version {
 		opts.Force = true // terms are made differently now: old ones would not match
 	}
@@ -151,6 +154,9 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 		if ctx.Err() != nil {
 			return nil, cancelled(ctx.Err())
 		}
+		return nil, err
+	}
+	if err := tx.SetMeta(ctx, "specs_dir", opts.SpecsDir); err != nil {
 		return nil, err
 	}
 	if err := writeMeta(ctx, tx, st, root.Path(), stats); err != nil {
