@@ -43,6 +43,7 @@ type snapshot struct {
 	meta       []store.ChunkRow     // metadata of every chunk, aligned with lens.IDs
 	stats      *fileStats           // per-file lengths for file-level BM25
 	facts      map[int64]*fileFacts // per-file path facts, by file id
+	chunkFile  []int32              // the slot in files of each chunk's file, by position
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -101,8 +102,14 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	}
 	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta, stats: newFileStats(lens, meta),
 		facts: make(map[int64]*fileFacts, len(files))}
-	for _, f := range files {
+	slots := make(map[int64]int32, len(files))
+	for i, f := range files {
 		snap.facts[f.ID] = newFileFacts(f.Path, f.Language)
+		slots[f.ID] = int32(i)
+	}
+	snap.chunkFile = make([]int32, len(meta))
+	for pos, m := range meta {
+		snap.chunkFile[pos] = slots[m.FileID]
 	}
 	var spec string
 	e.st.DB().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'embedder_spec'`).Scan(&spec)
@@ -186,8 +193,9 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			cands = fuse(cands, semanticScores(snap, qv, allowed), alpha)
 		}
 	}
-	fileScores := scoreFiles(q, terms, postings, snap, cands)
-	cands = topCandidates(cands, weights.rerankDepth)
+	top := topCandidates(cands, weights.rerankDepth)
+	fileScores := scoreFiles(q, terms, postings, snap, cands, top)
+	cands = top
 	ranked := rerank(q, cands, snap, fileScores)
 	resp.Total = len(ranked)
 	if len(ranked) > limit {

@@ -41,29 +41,39 @@ type fileScore struct {
 	score float64
 }
 
-// scoreFiles ranks the files of the candidates as whole documents: a file
-// about the query mentions its words across several chunks, while a chunk
-// that mentions them once in passing stands alone.
-func scoreFiles(q Query, terms []queryTerm, postings map[string][]store.Posting, snap *snapshot, cands []*candidate) map[int64]*fileScore {
-	files := map[int64]*fileScore{}
-	for _, c := range cands {
-		id := snap.meta[c.pos].FileID
-		if files[id] == nil {
-			files[id] = &fileScore{tfw: make([]float64, len(terms))}
-		}
+// scoreFiles ranks the files of the top candidates as whole documents: a
+// file about the query mentions its words across several chunks, while a
+// chunk that mentions them once in passing stands alone. all are every
+// candidate (for the words each file matches anywhere), top the ones whose
+// files are scored.
+func scoreFiles(q Query, terms []queryTerm, postings map[string][]store.Posting, snap *snapshot, all, top []*candidate) map[int64]*fileScore {
+	words := make([]uint16, len(snap.files))
+	for _, c := range all {
+		slot := snap.chunkFile[c.pos]
 		for f := 0; f < store.NumFields; f++ {
-			files[id].words |= c.fieldHit[f]
+			words[slot] |= c.fieldHit[f]
 		}
 	}
-	nFiles := float64(len(snap.stats.length))
-	lens := snap.lens
+	scored := make([]*fileScore, len(snap.files)) // by file slot; nil for files not scored
+	files := map[int64]*fileScore{}
+	for _, c := range top {
+		slot := snap.chunkFile[c.pos]
+		if scored[slot] == nil {
+			scored[slot] = &fileScore{tfw: make([]float64, len(terms)), words: words[slot]}
+			files[snap.meta[c.pos].FileID] = scored[slot]
+		}
+	}
+	nFiles := float64(len(snap.files))
+	seen := make([]int32, len(snap.files)) // the last term (index+1) that counted the file
 	for ti, qt := range terms {
-		list := postings[qt.term]
-		seen := map[int64]bool{}
-		lens.Each(list, func(pos int, p store.Posting) {
-			id := snap.meta[pos].FileID
-			seen[id] = true
-			fsc := files[id]
+		df := 0.0
+		snap.lens.Each(postings[qt.term], func(pos int, p store.Posting) {
+			slot := snap.chunkFile[pos]
+			if seen[slot] != int32(ti+1) {
+				seen[slot] = int32(ti + 1)
+				df++
+			}
+			fsc := scored[slot]
 			if fsc == nil {
 				return
 			}
@@ -74,7 +84,6 @@ func scoreFiles(q Query, terms []queryTerm, postings map[string][]store.Posting,
 				fsc.tfw[ti] += weights.fields[f] * float64(p.Freqs[f])
 			}
 		})
-		df := float64(len(seen))
 		idf := math.Log(1 + (nFiles-df+0.5)/(df+0.5))
 		for id, fsc := range files {
 			tf := fsc.tfw[ti]
