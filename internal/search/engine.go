@@ -94,9 +94,16 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	byID := make(map[int64]*store.FileRow, len(files))
+	for i := range files {
+		byID[files[i].ID] = &files[i]
+	}
 	meta := make([]store.ChunkRow, lens.Len())
 	for _, r := range rows {
 		if pos, ok := lens.Pos(r.ID); ok {
+			if f := byID[r.FileID]; f != nil {
+				r.Path, r.Language = f.Path, f.Language
+			}
 			meta[pos] = r
 		}
 	}
@@ -215,12 +222,14 @@ func (e *Engine) fillContent(ctx context.Context, ranked []scored) error {
 	for i, s := range ranked {
 		ids[i] = s.row.ID
 	}
-	texts, err := e.st.ChunkTexts(ctx, ids)
+	details, err := e.st.ChunkDetails(ctx, ids)
 	if err != nil {
 		return err
 	}
 	for i := range ranked {
-		ranked[i].row.Content = texts[ranked[i].row.ID]
+		d := details[ranked[i].row.ID]
+		r := &ranked[i].row
+		r.Signature, r.Breadcrumb, r.DocComment, r.Content = d.Signature, d.Breadcrumb, d.DocComment, d.Content
 	}
 	return nil
 }

@@ -135,12 +135,13 @@ func idList(ids []int64, open, close string) string {
 	return b.String()
 }
 
-// AllChunkMeta loads every chunk's metadata (no text), by id: what the
-// ranking reads, kept in memory by a search engine.
+// AllChunkMeta loads what ranking reads of every chunk, by id: file,
+// span, kind and symbols. Path and language are left for the caller to
+// fill from its file list (one string per file, not per chunk); the
+// signature, breadcrumb, doc comment and text are read only for the
+// results shown (ChunkDetails).
 func (s *Store) AllChunkMeta(ctx context.Context) ([]ChunkRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.path, f.language, c.start_line, c.end_line, c.kind,
-		c.symbols, c.signature, c.breadcrumb, c.doc_comment
-		FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id`)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, file_id, start_line, end_line, kind, symbols FROM chunks ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("loading chunk metadata: %w", err)
 	}
@@ -149,8 +150,7 @@ func (s *Store) AllChunkMeta(ctx context.Context) ([]ChunkRow, error) {
 	for rows.Next() {
 		var c ChunkRow
 		var symbols string
-		if err := rows.Scan(&c.ID, &c.FileID, &c.Path, &c.Language, &c.StartLine, &c.EndLine, &c.Kind,
-			&symbols, &c.Signature, &c.Breadcrumb, &c.DocComment); err != nil {
+		if err := rows.Scan(&c.ID, &c.FileID, &c.StartLine, &c.EndLine, &c.Kind, &symbols); err != nil {
 			return nil, err
 		}
 		if symbols != "" {
@@ -161,24 +161,31 @@ func (s *Store) AllChunkMeta(ctx context.Context) ([]ChunkRow, error) {
 	return out, rows.Err()
 }
 
-// ChunkTexts loads the text of the given chunks.
-func (s *Store) ChunkTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
-	out := make(map[int64]string, len(ids))
+// ChunkDetail is what a result shows beyond the ranking's metadata.
+type ChunkDetail struct {
+	Signature, Breadcrumb, DocComment, Content string
+}
+
+// ChunkDetails loads the signature, breadcrumb, doc comment and text of
+// the given chunks.
+func (s *Store) ChunkDetails(ctx context.Context, ids []int64) (map[int64]ChunkDetail, error) {
+	out := make(map[int64]ChunkDetail, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT chunk_id, content FROM chunk_text WHERE chunk_id IN `+idList(ids, "(", ")"))
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.signature, c.breadcrumb, c.doc_comment, t.content
+		FROM chunks c JOIN chunk_text t ON t.chunk_id = c.id WHERE c.id IN `+idList(ids, "(", ")"))
 	if err != nil {
-		return nil, fmt.Errorf("loading chunk text: %w", err)
+		return nil, fmt.Errorf("loading chunk details: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var text string
-		if err := rows.Scan(&id, &text); err != nil {
+		var d ChunkDetail
+		if err := rows.Scan(&id, &d.Signature, &d.Breadcrumb, &d.DocComment, &d.Content); err != nil {
 			return nil, err
 		}
-		out[id] = text
+		out[id] = d
 	}
 	return out, rows.Err()
 }

@@ -145,3 +145,36 @@ func TestPostingsEncoding(t *testing.T) {
 		t.Errorf("Pos(5) found a chunk that is not there")
 	}
 }
+
+func TestFTS5OverCodeAwareTerms(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	coll, _ := st.EnsureCollection(ctx, "default", "/repo")
+	tx, _ := st.Begin(ctx, coll)
+	c := chunkWith(nil, "func RouteContext() {}")
+	c.Terms = Terms{Symbols: "routecontext route context", Path: "mux go", Body: "func routecontext route context"}
+	other := chunkWith(nil, "parse")
+	other.Terms = Terms{Symbols: "parse_args parse args", Path: "cli py", Body: "def parse_args parse args"}
+	if err := tx.PutFile(ctx, File{Path: "mux.go", Language: "go", Hash: "a"}, []Chunk{c}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.PutFile(ctx, File{Path: "cli.py", Language: "python", Hash: "b"}, []Chunk{other}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for query, wantHits := range map[string]int{`"routecontext"`: 1, `"context"`: 1, `"parse_args"`: 1, `"args"`: 1, `"route" OR "args"`: 2, `"absent"`: 0} {
+		hits, err := st.Match(ctx, query, Weights{8, 4, 3, 1.5, 1}, 10, nil)
+		if err != nil {
+			t.Fatalf("MATCH %s: %v", query, err)
+		}
+		if len(hits) != wantHits {
+			t.Errorf("MATCH %s: %d hits, want %d", query, len(hits), wantHits)
+		}
+	}
+}
