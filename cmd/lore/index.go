@@ -29,6 +29,8 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	format := fs.String("format", "human", "output format: human or json")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	specsDir := fs.String("specs-dir", "", "the specs folder, relative to PATH (default: openspec/ and specs/ under PATH)")
+	maxSize := fs.Int64("max-file-size", 0, "skip files larger than this many bytes (default 1 MiB; -1: no limit)")
+	skipDirs := fs.String("skip-dir", "", "more folder names to skip, comma-separated (node_modules, target/ beside Cargo.toml, … are skipped already)")
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
 	fs.Usage = func() { commandUsage(a.stdout, fs, "lore index [flags] [PATH]") }
 	pos, err := parseFlags(fs, args)
@@ -53,7 +55,12 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder, SpecsDir: *specsDir}
+	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir}
+	for _, d := range strings.Split(*skipDirs, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			opts.SkipDirs = append(opts.SkipDirs, d)
+		}
+	}
 	bar := newProgressBar(a.stderr, *quiet)
 	opts.Progress = bar.update
 	stats, err := index.Run(ctx, opts)

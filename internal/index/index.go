@@ -11,13 +11,17 @@ import (
 
 // Options says what to index and where.
 type Options struct {
-	Root      string         // the directory to index; made absolute
-	IndexPath string         // the SQLite file; empty means the default for Root
-	Force     bool           // rebuild from scratch instead of updating
-	Embedder  string         // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
-	SpecsDir  string         // where specs live, relative to Root; empty finds openspec/ and specs/
-	Workers   int            // parse workers; 0 means GOMAXPROCS
-	Progress  func(Progress) // called as files are processed; may be nil
+	Root      string // the directory to index; made absolute
+	IndexPath string // the SQLite file; empty means the default for Root
+	Force     bool   // rebuild from scratch instead of updating
+	Embedder  string // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
+	SpecsDir  string // where specs live, relative to Root; empty finds openspec/ and specs/
+	Workers   int    // parse workers; 0 means GOMAXPROCS
+	// MaxFileSize skips larger files; 0 means the walker's default (1 MiB),
+	// a negative value means no limit.
+	MaxFileSize int64
+	SkipDirs    []string       // folder names to skip besides ignore rules and the default list
+	Progress    func(Progress) // called as files are processed; may be nil
 }
 
 // Progress reports how far an index run is.

@@ -395,3 +395,25 @@ func TestSpecsDirIsRemembered(t *testing.T) {
 		t.Errorf("a later run forgot the specs folder: %+v, %v", stats, err)
 	}
 }
+
+func TestSizeCapAndSkipDirs(t *testing.T) {
+	root, indexPath := setup(t)
+	writeTree(t, root, map[string]string{
+		"big.go":                    "package shop\n\n// " + strings.Repeat("x", 4000) + "\nfunc Big() {}\n",
+		"generated/gen.go":          "package generated\n\nfunc Generated() {}\n",
+		"node_modules/dep/index.js": "module.exports = function dependency() {}\n",
+	})
+	ctx := context.Background()
+	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, MaxFileSize: 1000, SkipDirs: []string{"generated"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Indexed != 4 {
+		t.Errorf("indexed %d files, want the 4 fixture files (big.go over the cap, generated/ and node_modules/ skipped)", stats.Indexed)
+	}
+	for _, q := range []string{"Big", "Generated", "dependency"} {
+		if res := query(t, indexPath, q, nil); len(res) != 0 && (res[0].Path == "big.go" || strings.HasPrefix(res[0].Path, "generated/") || strings.HasPrefix(res[0].Path, "node_modules/")) {
+			t.Errorf("%s found in %s", q, res[0].Path)
+		}
+	}
+}

@@ -97,7 +97,7 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 		known = map[string]store.FileState{}
 	}
 
-	files, err := walk(ctx, root, indexPath)
+	files, err := walk(ctx, root, indexPath, fsroot.WalkOptions{MaxFileSize: opts.MaxFileSize, SkipDirs: opts.SkipDirs})
 	if err != nil {
 		return nil, err
 	}
@@ -177,10 +177,10 @@ func cancelled(err error) error {
 
 // walk lists the files to index, leaving out the index itself when it lives
 // inside the root.
-func walk(ctx context.Context, root *fsroot.Root, indexPath string) ([]fsroot.File, error) {
+func walk(ctx context.Context, root *fsroot.Root, indexPath string, opts fsroot.WalkOptions) ([]fsroot.File, error) {
 	indexAbs, _ := filepath.Abs(indexPath)
 	var files []fsroot.File
-	err := root.Walk(ctx, fsroot.WalkOptions{}, func(f fsroot.File) error {
+	err := root.Walk(ctx, opts, func(f fsroot.File) error {
 		if strings.HasPrefix(f.Abs, indexAbs) {
 			return nil // the index file and its -wal/-shm companions
 		}
