@@ -38,6 +38,7 @@ func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Postin
 	n := float64(lens.Len())
 	slot := make([]int32, lens.Len()) // position → index in out, plus one
 	var out []*candidate
+	var slab []candidate // candidates are allocated 256 at a time
 	for _, qt := range terms {
 		list := postings[qt.term]
 		if len(list) == 0 {
@@ -56,7 +57,11 @@ func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Postin
 			if k := slot[pos]; k > 0 {
 				c = out[k-1]
 			} else {
-				c = &candidate{pos: pos}
+				if len(slab) == cap(slab) {
+					slab = make([]candidate, 0, 256) // pointers into a full slab stay valid
+				}
+				slab = append(slab, candidate{pos: pos})
+				c = &slab[len(slab)-1]
 				out = append(out, c)
 				slot[pos] = int32(len(out))
 			}

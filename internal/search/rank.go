@@ -134,7 +134,8 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		// its first chunk only (see diversify).
 		nameShare := weights.fileName * fieldShare(q, c, store.FieldName)
 		s -= nameShare
-		bonus := nameShare + weights.fileNameExact*namedAfterQuery(q, facts.base) + weights.folderNameExact*namedAfterQuery(q, facts.folder)
+		bonus := nameShare + weights.fileNameExact*namedAfterQuery(q, facts.base, facts.baseStem) +
+			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)
 		s += weights.definition * definitionKind(row.Kind)
 		if f := files[row.FileID]; f != nil {
 			bonus += weights.fileLevel * f.score
@@ -183,14 +184,16 @@ func exactSymbolMatch(q Query, row store.ChunkRow) float64 {
 // is one query word or two adjacent ones run together ("hash map" →
 // hashmap.go): a file named after a concept is usually its home.
 func fileNamedAfterQuery(q Query, p string) float64 {
-	return namedAfterQuery(q, newFileFacts(p, "").base)
+	f := newFileFacts(p, "")
+	return namedAfterQuery(q, f.base, f.baseStem)
 }
 
-func namedAfterQuery(q Query, base string) float64 {
+// namedAfterQuery is 1 when name (or its stem) is a query word, one of its
+// abbreviations, or two adjacent query words run together.
+func namedAfterQuery(q Query, base, baseStem string) float64 {
 	if base == "" {
 		return 0
 	}
-	baseStem := tokenize.Stem(base)
 	for i, w := range q.Words {
 		if base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem) {
 			return 1
@@ -205,10 +208,12 @@ func namedAfterQuery(q Query, base string) float64 {
 // fileFacts are what the ranking needs to know of a file's path, computed
 // once per index snapshot rather than per candidate.
 type fileFacts struct {
-	base     string // base name without extensions, lower-cased, _ and - removed
-	folder   string // the parent folder's name, likewise
-	lowValue bool   // a test, example, benchmark, vendored or generated file
-	doc      bool   // documentation
+	base       string // base name without extensions, lower-cased, _ and - removed
+	baseStem   string
+	folder     string // the parent folder's name, likewise
+	folderStem string
+	lowValue   bool // a test, example, benchmark, vendored or generated file
+	doc        bool // documentation
 }
 
 var nameSeparators = strings.NewReplacer("_", "", "-", "")
@@ -222,7 +227,9 @@ func newFileFacts(p, language string) *fileFacts {
 	if dir := path.Dir(p); dir != "." {
 		folder = nameSeparators.Replace(strings.ToLower(path.Base(dir)))
 	}
-	return &fileFacts{base: nameSeparators.Replace(base), folder: folder, lowValue: isLowValuePath(p), doc: lang.IsDoc(language)}
+	base = nameSeparators.Replace(base)
+	return &fileFacts{base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
+		lowValue: isLowValuePath(p), doc: lang.IsDoc(language)}
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and
@@ -317,9 +324,9 @@ func isLowValuePath(p string) bool {
 // addFileEvidence lifts each chunk by the best other chunk of its file: a
 // file with several strong chunks is likely the answer.
 func addFileEvidence(s []scored) {
-	best, second := map[string]float64{}, map[string]float64{}
+	best, second := map[int64]float64{}, map[int64]float64{}
 	for _, c := range s {
-		p := c.row.Path
+		p := c.row.FileID
 		switch {
 		case c.score > best[p]:
 			second[p], best[p] = best[p], c.score
@@ -328,7 +335,7 @@ func addFileEvidence(s []scored) {
 		}
 	}
 	for i := range s {
-		p := s[i].row.Path
+		p := s[i].row.FileID
 		other := best[p]
 		if s[i].score >= best[p] {
 			other = second[p]
@@ -341,16 +348,16 @@ func addFileEvidence(s []scored) {
 // diversify demotes repeated chunks of one file so the first results span
 // several files, then restores the documented order.
 func diversify(s []scored) []scored {
-	seen := map[string]int{}
+	seen := map[int64]int{}
 	for i := range s {
-		n := seen[s[i].row.Path]
+		n := seen[s[i].row.FileID]
 		if n > 0 {
 			s[i].score -= s[i].fileBonus // the file was already rated by its first chunk
 		}
 		for k := 0; k < n; k++ {
 			s[i].score *= weights.sameFileDecay
 		}
-		seen[s[i].row.Path] = n + 1
+		seen[s[i].row.FileID] = n + 1
 	}
 	sortScored(s)
 	return s

@@ -62,11 +62,11 @@ func TestFileNamedAfterQuery(t *testing.T) {
 
 func TestFolderNamedAfterQuery(t *testing.T) {
 	q := Analyze("request logging middleware")
-	if got := namedAfterQuery(q, newFileFacts("middleware/logger.go", "go").folder); got != 1 {
-		t.Errorf("middleware/ for a middleware query = %v, want 1", got)
+	if f := newFileFacts("middleware/logger.go", "go"); namedAfterQuery(q, f.folder, f.folderStem) != 1 {
+		t.Errorf("middleware/ for a middleware query: not named after it")
 	}
-	if got := namedAfterQuery(q, newFileFacts("logger.go", "go").folder); got != 0 {
-		t.Errorf("a root file's folder matched: %v", got)
+	if f := newFileFacts("logger.go", "go"); namedAfterQuery(q, f.folder, f.folderStem) != 0 {
+		t.Errorf("a root file's folder matched")
 	}
 }
 
