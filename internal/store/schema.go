@@ -11,7 +11,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations[i] brings a file from version i to i+1. Each runs in its own
 // transaction together with the version bump.
@@ -100,6 +100,11 @@ CREATE TABLE chunk_vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
 );
+`,
+	// 4 → 5: posting lists store only the fields a term occurs in; the old
+	// lists are dropped and the next run rebuilds them (rebuild_required).
+	`
+DELETE FROM postings;
 `,
 }
 
