@@ -235,31 +235,12 @@ func (t *Tx) readPostings(ctx context.Context, terms []string) (map[string][]Pos
 	const batch = 400
 	for start := 0; start < len(terms); start += batch {
 		part := terms[start:min(start+batch, len(terms))]
-		args := make([]any, len(part))
-		marks := make([]string, len(part))
-		for i, term := range part {
-			args[i], marks[i] = term, "?"
-		}
-		rows, err := t.tx.QueryContext(ctx, `SELECT term, data FROM postings WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+		marks, args := placeholders(part)
+		rows, err := t.tx.QueryContext(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("reading postings: %w", err)
 		}
-		for rows.Next() {
-			var term string
-			var blob []byte
-			if err := rows.Scan(&term, &blob); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			list, err := decodePostings(blob)
-			if err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("postings of %q: %w", term, err)
-			}
-			out[term] = list
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := scanPostings(rows, func(term string, list []Posting) { out[term] = list }); err != nil {
 			return nil, err
 		}
 	}
@@ -272,29 +253,31 @@ func (s *Store) Postings(ctx context.Context, terms []string) (map[string][]Post
 	if len(terms) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(terms))
-	marks := make([]string, len(terms))
-	for i, t := range terms {
-		args[i], marks[i] = t, "?"
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT term, data FROM postings WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	marks, args := placeholders(terms)
+	rows, err := s.db.QueryContext(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading postings: %w", err)
 	}
+	err = scanPostings(rows, func(term string, list []Posting) { out[term] = list })
+	return out, err
+}
+
+// scanPostings decodes rows of (term, data) and closes them.
+func scanPostings(rows *sql.Rows, each func(term string, list []Posting)) error {
 	defer rows.Close()
 	for rows.Next() {
 		var term string
 		var blob []byte
 		if err := rows.Scan(&term, &blob); err != nil {
-			return nil, err
+			return err
 		}
 		list, err := decodePostings(blob)
 		if err != nil {
-			return nil, fmt.Errorf("postings of %q: %w", term, err)
+			return fmt.Errorf("postings of %q: %w", term, err)
 		}
-		out[term] = list
+		each(term, list)
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // DocLens reads the field lengths of every chunk.

@@ -189,3 +189,13 @@ func (s *Store) ChunkDetails(ctx context.Context, ids []int64) (map[int64]ChunkD
 	}
 	return out, rows.Err()
 }
+
+// placeholders renders one "?" per value, comma-separated, with the values
+// as query arguments: the IN list of a prepared query.
+func placeholders(values []string) (string, []any) {
+	args := make([]any, len(values))
+	for i, v := range values {
+		args[i] = v
+	}
+	return strings.TrimSuffix(strings.Repeat("?,", len(values)), ","), args
+}

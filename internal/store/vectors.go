@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/lore-dev/lore/internal/embed"
 )
@@ -34,18 +33,8 @@ func (t *Tx) ChunkTermFreqs(ctx context.Context, only map[int64]bool) (map[int64
 	if err != nil {
 		return nil, fmt.Errorf("reading postings: %w", err)
 	}
-	defer rows.Close()
 	out := map[int64]map[string]float32{}
-	for rows.Next() {
-		var term string
-		var blob []byte
-		if err := rows.Scan(&term, &blob); err != nil {
-			return nil, err
-		}
-		list, err := decodePostings(blob)
-		if err != nil {
-			return nil, err
-		}
+	err = scanPostings(rows, func(term string, list []Posting) {
 		for _, p := range list {
 			if only != nil && !only[p.ChunkID] {
 				continue
@@ -61,8 +50,8 @@ func (t *Tx) ChunkTermFreqs(ctx context.Context, only map[int64]bool) (map[int64
 			}
 			m[term] = n
 		}
-	}
-	return out, rows.Err()
+	})
+	return out, err
 }
 
 // ReplaceTermVectors stores a fitted built-in model's term vectors.
@@ -159,12 +148,8 @@ func (s *Store) TermVectors(ctx context.Context, terms []string) (map[string]emb
 	if len(terms) == 0 {
 		return vecs, idfs, nil
 	}
-	args := make([]any, len(terms))
-	marks := make([]string, len(terms))
-	for i, t := range terms {
-		args[i], marks[i] = t, "?"
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT term, idf, vec FROM term_vectors WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	marks, args := placeholders(terms)
+	rows, err := s.db.QueryContext(ctx, `SELECT term, idf, vec FROM term_vectors WHERE term IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading term vectors: %w", err)
 	}
