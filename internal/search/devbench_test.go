@@ -73,7 +73,7 @@ func (t benchTarget) covers(path string, start, end int) bool {
 	return !(end < t.StartLine || start > t.EndLine)
 }
 
-func loadBench(t *testing.T, benchDir, checkouts string) []*benchRepo {
+func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 	var specs []struct {
 		Name          string `json:"name"`
 		BenchmarkRoot string `json:"benchmark_root"`
@@ -274,4 +274,33 @@ func TestDevAblation(t *testing.T) {
 		*m.p = 1
 	}
 	weights = saved
+}
+
+// BenchmarkDevQueries runs every query of the retrieval benchmark against
+// a warm engine; ns/op is the mean time of one query. Same switch as
+// TestDevBench (LORE_DEVBENCH); LORE_DEVBENCH_REPOS narrows it.
+func BenchmarkDevQueries(b *testing.B) {
+	env := os.Getenv("LORE_DEVBENCH")
+	if env == "" {
+		b.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
+	}
+	benchDir, checkouts, _ := strings.Cut(env, ":")
+	repos := loadBench(b, benchDir, checkouts)
+	var all []Options
+	var engines []*Engine
+	for _, r := range repos {
+		for _, q := range r.queries {
+			all = append(all, Options{Query: q.Query, Limit: 10})
+			engines = append(engines, r.eng)
+		}
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		k := i % len(all)
+		if _, err := engines[k].Search(ctx, all[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -1,9 +1,9 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"path"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -38,12 +38,12 @@ type Engine struct {
 // snapshot is what the ranking reads of one generation of the index.
 type snapshot struct {
 	generation string
-	files      []store.FileRow      // every indexed file, for filters
-	lens       *store.DocLens       // field lengths of every chunk, by position
-	meta       []store.ChunkRow     // metadata of every chunk, aligned with lens.IDs
-	stats      *fileStats           // per-file lengths for file-level BM25
-	facts      map[int64]*fileFacts // per-file path facts, by file id
-	chunkFile  []int32              // the slot in files of each chunk's file, by position
+	files      []store.FileRow  // every indexed file, for filters
+	lens       *store.DocLens   // field lengths of every chunk, by position
+	meta       []store.ChunkRow // metadata of every chunk, aligned with lens.IDs
+	stats      *fileStats       // per-file lengths for file-level BM25
+	facts      []*fileFacts     // per-file path facts, by file slot
+	chunkFile  []int32          // the slot in files of each chunk's file, by position
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -73,8 +73,8 @@ func (e *Engine) Store() *store.Store { return e.st }
 // load returns the current snapshot, reading it again when the index
 // changed since it was read.
 func (e *Engine) load(ctx context.Context) (*snapshot, error) {
-	var generation string
-	if err := e.st.DB().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'generation'`).Scan(&generation); err != nil {
+	generation, err := e.st.Generation(ctx)
+	if err != nil {
 		return nil, errs.New(errs.NoIndex, "NO_INDEX", "the index at %s has not been built yet", e.st.Path()).Wrap(err)
 	}
 	e.mu.Lock()
@@ -107,17 +107,18 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 			meta[pos] = r
 		}
 	}
-	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta, stats: newFileStats(lens, meta),
-		facts: make(map[int64]*fileFacts, len(files))}
+	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta,
+		facts: make([]*fileFacts, len(files))}
 	slots := make(map[int64]int32, len(files))
 	for i, f := range files {
-		snap.facts[f.ID] = newFileFacts(f.Path, f.Language)
+		snap.facts[i] = newFileFacts(f.Path, f.Language)
 		slots[f.ID] = int32(i)
 	}
 	snap.chunkFile = make([]int32, len(meta))
 	for pos, m := range meta {
 		snap.chunkFile[pos] = slots[m.FileID]
 	}
+	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
 	var spec string
 	e.st.DB().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'embedder_spec'`).Scan(&spec)
 	if spec != "" && spec != "none" {
@@ -181,7 +182,11 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	cands := scoreLexical(q, terms, postings, snap, only)
+	hits := make([][]store.PostingAt, len(terms))
+	for i, t := range terms {
+		hits[i] = snap.lens.Resolve(postings[t.term])
+	}
+	cands := scoreLexical(q, terms, hits, snap, only)
 	preScore(q, cands)
 	w := DefaultSemanticWeight
 	if opts.SemanticWeight != nil {
@@ -201,37 +206,27 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		}
 	}
 	top := topCandidates(cands, weights.rerankDepth)
-	fileScores := scoreFiles(q, terms, postings, snap, cands, top)
+	fileScores := scoreFiles(q, terms, hits, snap, cands, top)
 	cands = top
 	ranked := rerank(q, cands, snap, fileScores)
 	resp.Total = len(ranked)
-	if len(ranked) > limit {
-		ranked = ranked[:limit]
-	}
-	if err := e.fillContent(ctx, ranked); err != nil {
+	ranked = topK(ranked, limit, func(a, b scored) bool { return compareScored(a, b) < 0 })
+	details, err := e.details(ctx, ranked)
+	if err != nil {
 		return nil, err
 	}
-	resp.Results = present(ranked)
+	resp.Results = present(ranked, details)
 	resp.TookMS = msSince(start)
 	return resp, nil
 }
 
-// fillContent loads the text of the chunks being returned.
-func (e *Engine) fillContent(ctx context.Context, ranked []scored) error {
+// details loads the text of the chunks being returned.
+func (e *Engine) details(ctx context.Context, ranked []scored) (map[int64]store.ChunkDetail, error) {
 	ids := make([]int64, len(ranked))
 	for i, s := range ranked {
 		ids[i] = s.row.ID
 	}
-	details, err := e.st.ChunkDetails(ctx, ids)
-	if err != nil {
-		return err
-	}
-	for i := range ranked {
-		d := details[ranked[i].row.ID]
-		r := &ranked[i].row
-		r.Signature, r.Breadcrumb, r.DocComment, r.Content = d.Signature, d.Breadcrumb, d.DocComment, d.Content
-	}
-	return nil
+	return e.st.ChunkDetails(ctx, ids)
 }
 
 func msSince(t time.Time) float64 {
@@ -278,9 +273,9 @@ func filterFiles(files []store.FileRow, opts Options) (map[int64]bool, error) {
 	return only, nil
 }
 
-// present turns ranked chunks into results with relevance percentages
-// relative to the best result.
-func present(ranked []scored) []Result {
+// present turns ranked chunks and their loaded text into results, with
+// relevance percentages relative to the best result.
+func present(ranked []scored, details map[int64]store.ChunkDetail) []Result {
 	out := make([]Result, len(ranked))
 	top := 0.0
 	if len(ranked) > 0 {
@@ -291,15 +286,16 @@ func present(ranked []scored) []Result {
 		if top > 0 {
 			pct = int(s.score/top*100 + 0.5)
 		}
-		symbols := s.row.Symbols
+		row, d := s.row, details[s.row.ID]
+		symbols := row.Symbols
 		if symbols == nil {
 			symbols = []string{}
 		}
 		out[i] = Result{
-			Path: s.row.Path, StartLine: s.row.StartLine, EndLine: s.row.EndLine,
-			Language: s.row.Language, Kind: s.row.Kind, Symbols: symbols,
-			Signature: s.row.Signature, Breadcrumb: s.row.Breadcrumb, DocComment: s.row.DocComment,
-			Score: roundScore(s.score), RelevancePercent: pct, Content: s.row.Content,
+			Path: row.Path, StartLine: row.StartLine, EndLine: row.EndLine,
+			Language: row.Language, Kind: row.Kind, Symbols: symbols,
+			Signature: d.Signature, Breadcrumb: d.Breadcrumb, DocComment: d.DocComment,
+			Score: roundScore(s.score), RelevancePercent: pct, Content: d.Content,
 		}
 	}
 	return out
@@ -309,16 +305,18 @@ func roundScore(x float64) float64 {
 	return float64(int64(x*1e6+0.5)) / 1e6
 }
 
-// sortScored orders by score, then path, then start line: the documented,
-// deterministic order.
-func sortScored(s []scored) {
-	sort.SliceStable(s, func(i, j int) bool {
-		if s[i].score != s[j].score {
-			return s[i].score > s[j].score
-		}
-		if s[i].row.Path != s[j].row.Path {
-			return s[i].row.Path < s[j].row.Path
-		}
-		return s[i].row.StartLine < s[j].row.StartLine
-	})
+// compareScored orders by score, then path, then start line: the
+// documented, deterministic order (chunk ids settle the rest, so the
+// order is total).
+func compareScored(a, b scored) int {
+	if a.score != b.score {
+		return cmp.Compare(b.score, a.score)
+	}
+	if c := strings.Compare(a.row.Path, b.row.Path); c != 0 {
+		return c
+	}
+	if a.row.StartLine != b.row.StartLine {
+		return cmp.Compare(a.row.StartLine, b.row.StartLine)
+	}
+	return cmp.Compare(a.row.ID, b.row.ID)
 }

@@ -10,21 +10,26 @@ import (
 // fileStats are per-file totals computed once per index snapshot: what
 // file-level BM25 normalises by.
 type fileStats struct {
-	length map[int64]float64 // weighted term count of the whole file
+	length []float64 // weighted term count of the whole file, by file slot
 	avg    float64
 }
 
-func newFileStats(lens *store.DocLens, meta []store.ChunkRow) *fileStats {
-	fs := &fileStats{length: map[int64]float64{}}
+func newFileStats(lens *store.DocLens, chunkFile []int32, nFiles int) *fileStats {
+	fs := &fileStats{length: make([]float64, nFiles)}
+	hasChunks := make([]bool, nFiles)
 	for pos, l := range lens.Lens {
-		fs.length[meta[pos].FileID] += float64(l[store.FieldBody])
+		fs.length[chunkFile[pos]] += float64(l[store.FieldBody])
+		hasChunks[chunkFile[pos]] = true
 	}
-	total := 0.0
-	for _, v := range fs.length {
-		total += v
+	total, n := 0.0, 0
+	for slot, v := range fs.length {
+		if hasChunks[slot] {
+			total += v
+			n++
+		}
 	}
-	if len(fs.length) > 0 {
-		fs.avg = total / float64(len(fs.length))
+	if n > 0 {
+		fs.avg = total / float64(n)
 	}
 	if fs.avg == 0 {
 		fs.avg = 1
@@ -36,6 +41,7 @@ func newFileStats(lens *store.DocLens, meta []store.ChunkRow) *fileStats {
 // file (the sum of its chunks' weighted term frequencies) and the query
 // words found anywhere in it.
 type fileScore struct {
+	slot  int32     // the file's slot in the snapshot
 	tfw   []float64 // per query term
 	words uint16    // a bit per query word found in the file
 	score float64
@@ -45,8 +51,9 @@ type fileScore struct {
 // file about the query mentions its words across several chunks, while a
 // chunk that mentions them once in passing stands alone. all are every
 // candidate (for the words each file matches anywhere), top the ones whose
-// files are scored.
-func scoreFiles(q Query, terms []queryTerm, postings map[string][]store.Posting, snap *snapshot, all, top []*candidate) map[int64]*fileScore {
+// files are scored. The result is indexed by file slot; files not scored
+// are nil.
+func scoreFiles(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, all, top []*candidate) []*fileScore {
 	words := make([]uint16, len(snap.files))
 	for _, c := range all {
 		slot := snap.chunkFile[c.pos]
@@ -54,43 +61,45 @@ func scoreFiles(q Query, terms []queryTerm, postings map[string][]store.Posting,
 			words[slot] |= c.fieldHit[f]
 		}
 	}
-	scored := make([]*fileScore, len(snap.files)) // by file slot; nil for files not scored
-	files := map[int64]*fileScore{}
+	bySlot := make([]*fileScore, len(snap.files))
+	var files []*fileScore
+	tfws := make([]float64, 0, len(top)*len(terms)) // every file's tfw, in one allocation
 	for _, c := range top {
 		slot := snap.chunkFile[c.pos]
-		if scored[slot] == nil {
-			scored[slot] = &fileScore{tfw: make([]float64, len(terms)), words: words[slot]}
-			files[snap.meta[c.pos].FileID] = scored[slot]
+		if bySlot[slot] == nil {
+			tfws = tfws[:len(tfws)+len(terms)]
+			bySlot[slot] = &fileScore{slot: slot, tfw: tfws[len(tfws)-len(terms):], words: words[slot]}
+			files = append(files, bySlot[slot])
 		}
 	}
 	nFiles := float64(len(snap.files))
 	seen := make([]int32, len(snap.files)) // the last term (index+1) that counted the file
 	for ti, qt := range terms {
 		df := 0.0
-		snap.lens.Each(postings[qt.term], func(pos int, p store.Posting) {
-			slot := snap.chunkFile[pos]
+		for _, h := range hits[ti] {
+			slot := snap.chunkFile[h.Pos]
 			if seen[slot] != int32(ti+1) {
 				seen[slot] = int32(ti + 1)
 				df++
 			}
-			fsc := scored[slot]
+			fsc := bySlot[slot]
 			if fsc == nil {
-				return
+				continue
 			}
 			for f := 0; f < store.NumFields; f++ {
 				if f == store.FieldName || f == store.FieldPath {
 					continue // the same in every chunk: scored per chunk instead
 				}
-				fsc.tfw[ti] += weights.fields[f] * float64(p.Freqs[f])
+				fsc.tfw[ti] += weights.fields[f] * float64(h.Freqs[f])
 			}
-		})
+		}
 		idf := math.Log(1 + (nFiles-df+0.5)/(df+0.5))
-		for id, fsc := range files {
+		for _, fsc := range files {
 			tf := fsc.tfw[ti]
 			if tf == 0 {
 				continue
 			}
-			norm := bm25K1 * (1 - fileB + fileB*snap.stats.length[id]/snap.stats.avg)
+			norm := bm25K1 * (1 - fileB + fileB*snap.stats.length[fsc.slot]/snap.stats.avg)
 			fsc.score += qt.weight * idf * tf / (norm + tf)
 		}
 	}
@@ -110,7 +119,7 @@ func scoreFiles(q Query, terms []queryTerm, postings map[string][]store.Posting,
 		}
 		fsc.score = norm + weights.fileCoverage*cov
 	}
-	return files
+	return bySlot
 }
 
 // fileB is BM25's length normalisation for whole files.

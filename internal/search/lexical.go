@@ -31,16 +31,17 @@ var fieldB = [store.NumFields]float64{
 }
 
 // scoreLexical computes BM25F for every chunk in the posting lists of the
-// query's terms, and which query words each chunk matches in which field.
-// onlyFiles, when non-nil, restricts the chunks considered to those files.
-func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Posting, snap *snapshot, onlyFiles map[int64]bool) []*candidate {
+// query's terms (hits, one list per term), and which query words each
+// chunk matches in which field. onlyFiles, when non-nil, restricts the
+// chunks considered to those files.
+func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, onlyFiles map[int64]bool) []*candidate {
 	lens := snap.lens
 	n := float64(lens.Len())
 	slot := make([]int32, lens.Len()) // position → index in out, plus one
 	var out []*candidate
 	var slab []candidate // candidates are allocated 256 at a time
-	for _, qt := range terms {
-		list := postings[qt.term]
+	for ti, qt := range terms {
+		list := hits[ti]
 		if len(list) == 0 {
 			continue
 		}
@@ -49,9 +50,10 @@ func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Postin
 		word := qt.word
 		isWhole := q.Words[word].Stem == qt.term
 		nParts := float32(len(q.Words[word].Parts))
-		lens.Each(list, func(pos int, p store.Posting) {
+		for _, h := range list {
+			pos := int(h.Pos)
 			if onlyFiles != nil && !onlyFiles[snap.meta[pos].FileID] {
-				return
+				continue
 			}
 			var c *candidate
 			if k := slot[pos]; k > 0 {
@@ -68,11 +70,11 @@ func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Postin
 			dl := lens.Lens[pos]
 			var tfw float64
 			for f := 0; f < store.NumFields; f++ {
-				if p.Freqs[f] == 0 {
+				if h.Freqs[f] == 0 {
 					continue
 				}
 				norm := 1 - fieldB[f] + fieldB[f]*float64(dl[f])/lens.Avg[f]
-				tfw += weights.fields[f] * float64(p.Freqs[f]) / norm
+				tfw += weights.fields[f] * float64(h.Freqs[f]) / norm
 				if word < maxWords {
 					c.fieldHit[f] |= 1 << word
 				}
@@ -86,7 +88,7 @@ func scoreLexical(q Query, terms []queryTerm, postings map[string][]store.Postin
 					c.wordHit[word] += 1 / nParts
 				}
 			}
-		})
+		}
 	}
 	return out
 }

@@ -18,6 +18,9 @@ type Query struct {
 	// docsOnly is set for documentation searches (search_docs), where
 	// prose is what is wanted.
 	docsOnly bool
+	// runTogether are adjacent words written as one ("hash map" →
+	// "hashmap"), the way a file or identifier may name them.
+	runTogether []string
 }
 
 // Word is one identifier or word of the query.
@@ -88,6 +91,9 @@ func Analyze(raw string) Query {
 	}
 	if len(q.Words) == 0 { // a query of stop words only: search them anyway
 		q.Words = stops
+	}
+	for i := 0; i+1 < len(q.Words); i++ {
+		q.runTogether = append(q.runTogether, q.Words[i].Text+q.Words[i+1].Text)
 	}
 	return q
 }

@@ -2,13 +2,12 @@ package search
 
 import (
 	"path"
-
-	"github.com/lore-dev/lore/internal/lang"
-	"github.com/lore-dev/lore/internal/tokenize"
-	"sort"
+	"slices"
 	"strings"
 
+	"github.com/lore-dev/lore/internal/lang"
 	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/tokenize"
 )
 
 // weightSet holds every ranking weight in one place.
@@ -76,7 +75,8 @@ var weights = weightSet{
 
 // scored is a candidate chunk with its metadata and final score.
 type scored struct {
-	row   store.ChunkRow
+	row   *store.ChunkRow // the snapshot's row: shared, never written
+	slot  int32           // the slot of the chunk's file
 	score float64
 	// fileBonus is the part of score that rates the chunk's file rather
 	// than the chunk; a file's later chunks do not get it again.
@@ -104,32 +104,32 @@ func preScore(q Query, cands []*candidate) {
 }
 
 // topCandidates returns the n best candidates by pre-score, ties by
-// position (chunk id).
+// position (chunk id), best first.
 func topCandidates(cands []*candidate, n int) []*candidate {
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].score != cands[j].score {
-			return cands[i].score > cands[j].score
-		}
-		return cands[i].pos < cands[j].pos
-	})
-	if len(cands) > n {
-		cands = cands[:n]
+	return topK(cands, n, betterCandidate)
+}
+
+// betterCandidate orders candidates by pre-score, ties by position.
+func betterCandidate(a, b *candidate) bool {
+	if a.score != b.score {
+		return a.score > b.score
 	}
-	return cands
+	return a.pos < b.pos
 }
 
 // rerank adds the signals that need each chunk's metadata and orders the
 // result: definitions, exact symbols, low-value paths, file evidence and
 // diversity across files.
-func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileScore) []scored {
+func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []scored {
 	wantsTests, wantsDocs := queryMentionsTests(q), q.docsOnly || queryMentionsDocs(q)
 	out := make([]scored, 0, len(cands))
 	for _, c := range cands {
-		row := snap.meta[c.pos]
+		row := &snap.meta[c.pos]
 		s := c.score
 		s += weights.exactSymbol * exactSymbolMatch(q, row)
 		s += weights.typeDefinition * typeDefinition(q, row)
-		facts := snap.facts[row.FileID]
+		slot := snap.chunkFile[c.pos]
+		facts := snap.facts[slot]
 		// What the file's name says is evidence about the file, counted for
 		// its first chunk only (see diversify).
 		nameShare := weights.fileName * fieldShare(q, c, store.FieldName)
@@ -137,7 +137,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		bonus := nameShare + weights.fileNameExact*namedAfterQuery(q, facts.base, facts.baseStem) +
 			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)
 		s += weights.definition * definitionKind(row.Kind)
-		if f := files[row.FileID]; f != nil {
+		if f := files[slot]; f != nil {
 			bonus += weights.fileLevel * f.score
 		}
 		m := 1.0
@@ -147,18 +147,38 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files map[int64]*fileSc
 		if !wantsDocs && facts.doc {
 			m *= weights.docFile
 		}
-		out = append(out, scored{row: row, score: m * (s + bonus), fileBonus: m * bonus})
+		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus})
 	}
-	addFileEvidence(out)
-	sortScored(out)
-	return diversify(out)
+	// File evidence and diversity both work file by file: group each
+	// file's chunks, best first.
+	slices.SortFunc(out, func(a, b scored) int {
+		if a.slot != b.slot {
+			return int(a.slot - b.slot)
+		}
+		return compareScored(a, b)
+	})
+	eachFile(out, addFileEvidence)
+	eachFile(out, diversify)
+	return out
+}
+
+// eachFile calls fn with each run of chunks of one file in s.
+func eachFile(s []scored, fn func(chunks []scored)) {
+	for i := 0; i < len(s); {
+		j := i + 1
+		for j < len(s) && s[j].slot == s[i].slot {
+			j++
+		}
+		fn(s[i:j])
+		i = j
+	}
 }
 
 // exactSymbolMatch rates how exactly the chunk defines an identifier the
 // query names: 1 for the chunk's own (first) symbol spelled exactly, 0.8
 // for another of its symbols spelled exactly, 0.4 for a match that differs
 // only in case (Serialize the trait versus serialize the method).
-func exactSymbolMatch(q Query, row store.ChunkRow) float64 {
+func exactSymbolMatch(q Query, row *store.ChunkRow) float64 {
 	best := 0.0
 	for _, w := range q.Words {
 		if !w.Ident && !q.Symbolic {
@@ -194,13 +214,13 @@ func namedAfterQuery(q Query, base, baseStem string) float64 {
 	if base == "" {
 		return 0
 	}
-	for i, w := range q.Words {
+	for _, w := range q.Words {
 		if base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem) {
 			return 1
 		}
-		if i+1 < len(q.Words) && base == w.Text+q.Words[i+1].Text {
-			return 1
-		}
+	}
+	if contains(q.runTogether, base) {
+		return 1
 	}
 	return 0
 }
@@ -234,7 +254,7 @@ func newFileFacts(p, language string) *fileFacts {
 
 // typeDefinition is 1 when a query word is capitalised like a type name and
 // the chunk defines a type: a search for "Mux" wants the struct first.
-func typeDefinition(q Query, row store.ChunkRow) float64 {
+func typeDefinition(q Query, row *store.ChunkRow) float64 {
 	switch row.Kind {
 	case "class", "struct", "interface", "trait", "enum", "type", "module", "protocol", "object", "record":
 	default:
@@ -321,44 +341,38 @@ func isLowValuePath(p string) bool {
 		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2")
 }
 
-// addFileEvidence lifts each chunk by the best other chunk of its file: a
-// file with several strong chunks is likely the answer.
-func addFileEvidence(s []scored) {
-	best, second := map[int64]float64{}, map[int64]float64{}
-	for _, c := range s {
-		p := c.row.FileID
-		switch {
-		case c.score > best[p]:
-			second[p], best[p] = best[p], c.score
-		case c.score > second[p]:
-			second[p] = c.score
-		}
+// addFileEvidence lifts each chunk of one file, given best first, by the
+// best other chunk of the file: a file with several strong chunks is
+// likely the answer.
+func addFileEvidence(chunks []scored) {
+	best, second := chunks[0].score, 0.0
+	if len(chunks) > 1 {
+		second = chunks[1].score
 	}
-	for i := range s {
-		p := s[i].row.FileID
-		other := best[p]
-		if s[i].score >= best[p] {
-			other = second[p]
+	for i := range chunks {
+		other := best
+		if chunks[i].score >= best {
+			other = second
 		}
-		s[i].score += weights.fileEvidence * other
-		s[i].fileBonus += weights.fileEvidence * other
+		chunks[i].score += weights.fileEvidence * other
+		chunks[i].fileBonus += weights.fileEvidence * other
+	}
+	// The best chunk gained the least; with a weight below 1 it stays
+	// first, but keep the order exact whatever the weight.
+	if !slices.IsSortedFunc(chunks, compareScored) {
+		slices.SortFunc(chunks, compareScored)
 	}
 }
 
-// diversify demotes repeated chunks of one file so the first results span
-// several files, then restores the documented order.
-func diversify(s []scored) []scored {
-	seen := map[int64]int{}
-	for i := range s {
-		n := seen[s[i].row.FileID]
-		if n > 0 {
-			s[i].score -= s[i].fileBonus // the file was already rated by its first chunk
-		}
+// diversify demotes the later chunks of one file, given best first, so the
+// first results span several files: each loses the file-level bonus its
+// file's first chunk already carries, and decays per earlier chunk.
+func diversify(chunks []scored) {
+	for n := 1; n < len(chunks); n++ {
+		s := &chunks[n]
+		s.score -= s.fileBonus
 		for k := 0; k < n; k++ {
-			s[i].score *= weights.sameFileDecay
+			s.score *= weights.sameFileDecay
 		}
-		seen[s[i].row.FileID] = n + 1
 	}
-	sortScored(s)
-	return s
 }

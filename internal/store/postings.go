@@ -50,22 +50,38 @@ func (d *DocLens) Pos(id int64) (int, bool) {
 	return i, i < len(d.IDs) && d.IDs[i] == id
 }
 
-// Each calls fn with the position of every posting's chunk, skipping
-// postings of chunks not in d; both are sorted by chunk id, so this is one
-// merge pass.
-func (d *DocLens) Each(list []Posting, fn func(pos int, p Posting)) {
+// PostingAt is a posting resolved to its chunk's position in a DocLens:
+// what ranking iterates over.
+type PostingAt struct {
+	Pos   int32
+	Freqs [NumFields]uint16
+}
+
+// Resolve resolves a posting list to positions, skipping postings of chunks
+// not in d. Both are sorted by chunk id, so this is one merge; a list much
+// shorter than d gallops (binary search over the rest of d) instead of
+// stepping through every chunk, so a rare term costs its own length.
+func (d *DocLens) Resolve(list []Posting) []PostingAt {
+	out := make([]PostingAt, 0, len(list))
+	gallop := len(list)*16 < len(d.IDs)
 	pos := 0
 	for _, p := range list {
-		for pos < len(d.IDs) && d.IDs[pos] < p.ChunkID {
-			pos++
+		if gallop {
+			rest := d.IDs[pos:]
+			pos += sort.Search(len(rest), func(i int) bool { return rest[i] >= p.ChunkID })
+		} else {
+			for pos < len(d.IDs) && d.IDs[pos] < p.ChunkID {
+				pos++
+			}
 		}
 		if pos == len(d.IDs) {
-			return
+			break
 		}
 		if d.IDs[pos] == p.ChunkID {
-			fn(pos, p)
+			out = append(out, PostingAt{Pos: int32(pos), Freqs: p.Freqs})
 		}
 	}
+	return out
 }
 
 // Len is the number of chunks.
@@ -254,7 +270,7 @@ func (s *Store) Postings(ctx context.Context, terms []string) (map[string][]Post
 		return out, nil
 	}
 	marks, args := placeholders(terms)
-	rows, err := s.db.QueryContext(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
+	rows, err := s.query(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading postings: %w", err)
 	}

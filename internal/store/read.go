@@ -173,8 +173,9 @@ func (s *Store) ChunkDetails(ctx context.Context, ids []int64) (map[int64]ChunkD
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.signature, c.breadcrumb, c.doc_comment, t.content
-		FROM chunks c JOIN chunk_text t ON t.chunk_id = c.id WHERE c.id IN `+idList(ids, "(", ")"))
+	marks, args := placeholders(ids)
+	rows, err := s.query(ctx, `SELECT c.id, c.signature, c.breadcrumb, c.doc_comment, t.content
+		FROM chunks c JOIN chunk_text t ON t.chunk_id = c.id WHERE c.id IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("loading chunk details: %w", err)
 	}
@@ -192,7 +193,7 @@ func (s *Store) ChunkDetails(ctx context.Context, ids []int64) (map[int64]ChunkD
 
 // placeholders renders one "?" per value, comma-separated, with the values
 // as query arguments: the IN list of a prepared query.
-func placeholders(values []string) (string, []any) {
+func placeholders[T any](values []T) (string, []any) {
 	args := make([]any, len(values))
 	for i, v := range values {
 		args[i] = v

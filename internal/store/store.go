@@ -27,6 +27,7 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
+	cache    preparedCache
 }
 
 // Open opens (creating if needed) the index at path for writing and brings
@@ -103,7 +104,18 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Close closes the index.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.closePrepared()
+	return s.db.Close()
+}
+
+// Generation returns the index's generation: it changes with every
+// indexing run that changes the index. It is ErrNoRows before the first run.
+func (s *Store) Generation(ctx context.Context) (string, error) {
+	var g string
+	err := s.queryRow(ctx, `SELECT value FROM meta WHERE key = 'generation'`).Scan(&g)
+	return g, err
+}
 
 // Meta returns the metadata table as a map.
 func (s *Store) Meta(ctx context.Context) (map[string]string, error) {

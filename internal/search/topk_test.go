@@ -1,0 +1,73 @@
+package search
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestTopK(t *testing.T) {
+	byValueThenIndex := func(a, b [2]int) bool { // value descending, then index
+		if a[0] != b[0] {
+			return a[0] > b[0]
+		}
+		return a[1] < b[1]
+	}
+	tests := []struct {
+		name string
+		in   []int
+		k    int
+		want []int // indexes into in
+	}{
+		{"empty", nil, 3, nil},
+		{"fewer than k", []int{1, 3, 2}, 5, []int{1, 2, 0}},
+		{"exactly k", []int{1, 3, 2}, 3, []int{1, 2, 0}},
+		{"selects the best", []int{5, 1, 9, 7, 3}, 2, []int{2, 3}},
+		{"ties by index", []int{4, 4, 4, 4}, 2, []int{0, 1}},
+		{"best at the end", []int{1, 1, 1, 1, 8}, 1, []int{4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			items := make([][2]int, len(tt.in))
+			for i, v := range tt.in {
+				items[i] = [2]int{v, i}
+			}
+			orig := slices.Clone(items)
+			got := topK(items, tt.k, byValueThenIndex)
+			var idx []int
+			for _, g := range got {
+				idx = append(idx, g[1])
+			}
+			if !slices.Equal(idx, tt.want) {
+				t.Errorf("topK(%v, %d) = %v, want %v", tt.in, tt.k, idx, tt.want)
+			}
+			if !slices.Equal(items, orig) {
+				t.Errorf("topK reordered its input")
+			}
+		})
+	}
+}
+
+// TestTopKMatchesSort checks the selection against a full sort.
+func TestTopKMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 200; round++ {
+		n, k := r.IntN(500), 1+r.IntN(50)
+		items := make([][2]int, n)
+		for i := range items {
+			items[i] = [2]int{r.IntN(40), i} // many ties
+		}
+		better := func(a, b [2]int) bool { return a[0] > b[0] || a[0] == b[0] && a[1] < b[1] }
+		want := slices.Clone(items)
+		slices.SortFunc(want, func(a, b [2]int) int {
+			if better(a, b) {
+				return -1
+			}
+			return 1
+		})
+		want = want[:min(k, n)]
+		if got := topK(items, k, better); !slices.Equal(got, want) {
+			t.Fatalf("n=%d k=%d: topK differs from sorting", n, k)
+		}
+	}
+}
