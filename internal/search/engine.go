@@ -178,13 +178,9 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	for i, t := range terms {
 		names[i] = t.term
 	}
-	postings, err := e.st.Postings(ctx, names)
+	hits, err := e.st.PostingsAt(ctx, names, snap.lens)
 	if err != nil {
 		return nil, err
-	}
-	hits := make([][]store.PostingAt, len(terms))
-	for i, t := range terms {
-		hits[i] = snap.lens.Resolve(postings[t.term])
 	}
 	cands := scoreLexical(q, terms, hits, snap, only)
 	preScore(q, cands)

@@ -16,7 +16,8 @@ const maxWords = 16
 type candidate struct {
 	pos      int                     // position of the chunk in the snapshot
 	bm25     float64                 // BM25F over the query terms
-	wordHit  [maxWords]float32       // per query word: 1 if matched whole, else the share of its parts matched
+	whole    uint16                  // a bit per query word matched whole
+	parts    [maxWords]uint8         // per query word: how many of its parts matched
 	fieldHit [store.NumFields]uint16 // per field, a bit per query word matched there
 	score    float64
 }
@@ -49,7 +50,7 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		word := qt.word
 		isWhole := q.Words[word].Stem == qt.term
-		nParts := float32(len(q.Words[word].Parts))
+		hasParts := len(q.Words[word].Parts) > 0
 		for _, h := range list {
 			pos := int(h.Pos)
 			if onlyFiles != nil && !onlyFiles[snap.meta[pos].FileID] {
@@ -83,9 +84,9 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 			if word < maxWords {
 				switch {
 				case isWhole:
-					c.wordHit[word] = 1
-				case c.wordHit[word] < 1 && nParts > 0:
-					c.wordHit[word] += 1 / nParts
+					c.whole |= 1 << word
+				case hasParts && c.parts[word] < 255:
+					c.parts[word]++
 				}
 			}
 		}
@@ -105,11 +106,12 @@ func wordCoverage(q Query, c *candidate) float64 {
 	}
 	var sum float64
 	for i := 0; i < nw; i++ {
-		h := float64(c.wordHit[i])
-		if h > 1 {
-			h = 1
+		switch parts := len(q.Words[i].Parts); {
+		case c.whole&(1<<i) != 0:
+			sum++
+		case parts > 0:
+			sum += min(1, float64(c.parts[i])/float64(parts))
 		}
-		sum += h
 	}
 	return sum / float64(nw)
 }

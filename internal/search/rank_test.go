@@ -131,13 +131,25 @@ func TestLowValuePaths(t *testing.T) {
 func TestCoverageAndFieldShare(t *testing.T) {
 	q := Analyze("radix tree matching")
 	c := &candidate{}
-	c.wordHit[0], c.wordHit[1] = 1, 1
+	c.whole = 1<<0 | 1<<1
 	c.fieldHit[store.FieldName] = 1 << 1
 	if got := wordCoverage(q, c); math.Abs(got-2.0/3) > 1e-9 {
 		t.Errorf("wordCoverage = %v, want 2/3", got)
 	}
 	if got := fieldShare(q, c, store.FieldName); math.Abs(got-1.0/3) > 1e-9 {
 		t.Errorf("fieldShare(name) = %v, want 1/3", got)
+	}
+	// A compound word counts by the share of its parts matched, at most 1.
+	q = Analyze("RouteContext lookup")
+	c = &candidate{}
+	c.parts[0] = 1
+	if got := wordCoverage(q, c); math.Abs(got-0.25) > 1e-9 {
+		t.Errorf("wordCoverage with one of two parts = %v, want 1/4", got)
+	}
+	c.parts[0] = 3 // parts and a related term of the same word
+	c.whole = 1 << 1
+	if got := wordCoverage(q, c); got != 1 {
+		t.Errorf("wordCoverage with every part and the other word = %v, want 1", got)
 	}
 }
 

@@ -57,31 +57,36 @@ type PostingAt struct {
 	Freqs [NumFields]uint16
 }
 
-// Resolve resolves a posting list to positions, skipping postings of chunks
-// not in d. Both are sorted by chunk id, so this is one merge; a list much
-// shorter than d gallops (binary search over the rest of d) instead of
-// stepping through every chunk, so a rare term costs its own length.
-func (d *DocLens) Resolve(list []Posting) []PostingAt {
-	out := make([]PostingAt, 0, len(list))
-	gallop := len(list)*16 < len(d.IDs)
-	pos := 0
-	for _, p := range list {
-		if gallop {
-			rest := d.IDs[pos:]
-			pos += sort.Search(len(rest), func(i int) bool { return rest[i] >= p.ChunkID })
-		} else {
-			for pos < len(d.IDs) && d.IDs[pos] < p.ChunkID {
-				pos++
-			}
-		}
-		if pos == len(d.IDs) {
-			break
-		}
-		if d.IDs[pos] == p.ChunkID {
-			out = append(out, PostingAt{Pos: int32(pos), Freqs: p.Freqs})
+// resolver finds increasing chunk ids in a DocLens. Both posting lists
+// and DocLens are sorted by chunk id, so resolving a list is one merge; a
+// list much shorter than d gallops (binary search over the rest of d)
+// instead of stepping through every chunk, so a rare term costs its own
+// length.
+type resolver struct {
+	ids    []int64
+	pos    int
+	gallop bool
+}
+
+func (d *DocLens) resolver(listLen int) resolver {
+	return resolver{ids: d.IDs, gallop: listLen*16 < len(d.IDs)}
+}
+
+// find returns the position of id, which must not be below the previous
+// id asked for.
+func (r *resolver) find(id int64) (int32, bool) {
+	if r.gallop {
+		rest := r.ids[r.pos:]
+		r.pos += sort.Search(len(rest), func(i int) bool { return rest[i] >= id })
+	} else {
+		for r.pos < len(r.ids) && r.ids[r.pos] < id {
+			r.pos++
 		}
 	}
-	return out
+	if r.pos < len(r.ids) && r.ids[r.pos] == id {
+		return int32(r.pos), true
+	}
+	return 0, false
 }
 
 // Len is the number of chunks.
@@ -296,6 +301,45 @@ func scanPostings(rows *sql.Rows, each func(term string, list []Posting)) error 
 	return rows.Err()
 }
 
+// PostingsAt reads the posting lists of terms, resolved to positions in
+// lens, one list per term in order (nil for a term not in the index). It
+// decodes straight from SQLite's buffer into the resolved lists: a search
+// touches no other memory for them, which matters most to a one-shot
+// process, where every fresh page costs a fault.
+func (s *Store) PostingsAt(ctx context.Context, terms []string, lens *DocLens) ([][]PostingAt, error) {
+	out := make([][]PostingAt, len(terms))
+	if len(terms) == 0 {
+		return out, nil
+	}
+	index := make(map[string]int, len(terms))
+	for i, t := range terms {
+		index[t] = i
+	}
+	marks, args := placeholders(terms)
+	rows, err := s.query(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading postings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var blob sql.RawBytes
+		if err := rows.Scan(&term, &blob); err != nil {
+			return nil, err
+		}
+		i, ok := index[term]
+		if !ok {
+			continue
+		}
+		list, err := decodePostingsAt(blob, lens)
+		if err != nil {
+			return nil, fmt.Errorf("postings of %q: %w", term, err)
+		}
+		out[i] = list
+	}
+	return out, rows.Err()
+}
+
 // DocLens reads the field lengths of every chunk.
 func (s *Store) DocLens(ctx context.Context) (*DocLens, error) {
 	var blob []byte
@@ -337,33 +381,60 @@ func encodePostings(list []Posting) []byte {
 var errCorrupt = errors.New("corrupt index data; rebuild with lore index --force")
 
 func decodePostings(b []byte) ([]Posting, error) {
+	var list []Posting
+	err := eachEncodedPosting(b, func(n int) { list = make([]Posting, 0, n) }, func(p Posting) {
+		list = append(list, p)
+	})
+	return list, err
+}
+
+// decodePostingsAt decodes a posting list resolved to positions in lens.
+func decodePostingsAt(b []byte, lens *DocLens) ([]PostingAt, error) {
+	var list []PostingAt
+	var r resolver
+	err := eachEncodedPosting(b, func(n int) {
+		list = make([]PostingAt, 0, n)
+		r = lens.resolver(n)
+	}, func(p Posting) {
+		if pos, ok := r.find(p.ChunkID); ok {
+			list = append(list, PostingAt{Pos: pos, Freqs: p.Freqs})
+		}
+	})
+	return list, err
+}
+
+// eachEncodedPosting decodes an encoded list: it calls start with the
+// number of postings, then each with every posting in order.
+func eachEncodedPosting(b []byte, start func(n int), each func(Posting)) error {
 	if len(b) == 0 {
-		return nil, nil
+		return nil
 	}
 	r := uvarintReader{b: b}
 	n := r.next()
 	if r.bad || n > uint64(len(b)) {
-		return nil, errCorrupt
+		return errCorrupt
 	}
-	list := make([]Posting, n)
+	start(int(n))
 	var id int64
-	for i := range list {
+	for i := uint64(0); i < n; i++ {
+		var p Posting
 		id += int64(r.next())
-		list[i].ChunkID = id
+		p.ChunkID = id
 		mask := r.next()
 		if mask >= 1<<NumFields {
-			return nil, errCorrupt
+			return errCorrupt
 		}
 		for f := 0; mask != 0; f, mask = f+1, mask>>1 {
 			if mask&1 != 0 {
-				list[i].Freqs[f] = uint16(r.next())
+				p.Freqs[f] = uint16(r.next())
 			}
 		}
+		if r.bad {
+			return errCorrupt
+		}
+		each(p)
 	}
-	if r.bad {
-		return nil, errCorrupt
-	}
-	return list, nil
+	return nil
 }
 
 func encodeDocLens(all map[int64][NumFields]uint16) []byte {

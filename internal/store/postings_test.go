@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestDocLensResolve(t *testing.T) {
+func TestDecodePostingsAt(t *testing.T) {
 	// 64 chunks with ids 10, 20, …, 640: a list of 3 postings gallops, a
 	// list of 8 or more steps through.
 	lens := &DocLens{}
@@ -32,7 +32,10 @@ func TestDocLensResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := lens.Resolve(tt.list)
+			got, err := decodePostingsAt(encodePostings(tt.list), lens)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var pos []int32
 			for _, h := range got {
 				pos = append(pos, h.Pos)
@@ -41,7 +44,7 @@ func TestDocLensResolve(t *testing.T) {
 				}
 			}
 			if !slices.Equal(pos, tt.want) {
-				t.Errorf("Resolve = %v, want %v", pos, tt.want)
+				t.Errorf("positions = %v, want %v", pos, tt.want)
 			}
 		})
 	}
