@@ -48,7 +48,13 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// ownsProcess is set when lore runs as its own process, rather than
+// in-process from a test: only then may a command tune the Go runtime
+// for itself (see tuneForOneShot).
+var ownsProcess bool
+
 func main() {
+	ownsProcess = true
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := runMain(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -60,6 +60,9 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	if ownsProcess {
+		tuneForOneShot()
+	}
 	eng, err := openEngine(ctx, a, root.Path())
 	if err != nil {
 		return err
