@@ -19,23 +19,29 @@ func TestTuneForOneShot(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	t.Setenv("GOMAXPROCS", "")
-	tuneForOneShot()
+	queryStarts := tuneForOneShot()
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("GOMAXPROCS = %d, want 1", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("while loading, GC percent = %d, want the default 100", got)
+	}
+	queryStarts()
 	if got := debug.SetGCPercent(100); got != -1 {
-		t.Errorf("GC percent = %d, want -1 (off)", got)
+		t.Errorf("during the query, GC percent = %d, want -1 (off)", got)
 	}
 	if got := debug.SetMemoryLimit(-1); got != oneShotMemoryLimit {
 		t.Errorf("memory limit = %d, want %d", got, oneShotMemoryLimit)
 	}
-	if got := runtime.GOMAXPROCS(0); got != 1 {
-		t.Errorf("GOMAXPROCS = %d, want 1", got)
-	}
 
 	// A setting in the environment is the user's choice: nothing changes.
 	runtime.GOMAXPROCS(procs)
-	debug.SetGCPercent(100)
 	t.Setenv("GOGC", "50")
-	tuneForOneShot()
+	tuneForOneShot()()
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set, GC percent = %d, want it left at 100", got)
+	}
+	if got := runtime.GOMAXPROCS(0); got != procs {
+		t.Errorf("with GOGC set, GOMAXPROCS = %d, want it left at %d", got, procs)
 	}
 }

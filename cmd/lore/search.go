@@ -60,14 +60,16 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	queryStarts := func() {}
 	if ownsProcess {
-		tuneForOneShot()
+		queryStarts = tuneForOneShot()
 	}
 	eng, err := openEngine(ctx, a, root.Path())
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	queryStarts()
 	if *embedder != "" {
 		// Vectors are never mixed: the query must use the index's embedder.
 		meta, err := eng.Store().Meta(ctx)
