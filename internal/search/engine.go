@@ -38,12 +38,12 @@ type Engine struct {
 // snapshot is what the ranking reads of one generation of the index.
 type snapshot struct {
 	generation string
-	files      []store.FileRow  // every indexed file, for filters
-	lens       *store.DocLens   // field lengths of every chunk, by position
-	meta       []store.ChunkRow // metadata of every chunk, aligned with lens.IDs
-	stats      *fileStats       // per-file lengths for file-level BM25
-	facts      []*fileFacts     // per-file path facts, by file slot
-	chunkFile  []int32          // the slot in files of each chunk's file, by position
+	files      []store.FileRow   // every indexed file, for filters
+	lens       *store.DocLens    // field lengths of every chunk, by position
+	meta       []store.ChunkMeta // metadata of every chunk, aligned with lens.IDs
+	stats      *fileStats        // per-file lengths for file-level BM25
+	facts      []*fileFacts      // per-file path facts, by file slot
+	chunkFile  []int32           // the slot in files of each chunk's file, by position
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -90,22 +90,9 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := e.st.AllChunkMeta(ctx)
+	meta, err := e.st.ChunkMetaAt(ctx, lens)
 	if err != nil {
 		return nil, err
-	}
-	byID := make(map[int64]*store.FileRow, len(files))
-	for i := range files {
-		byID[files[i].ID] = &files[i]
-	}
-	meta := make([]store.ChunkRow, lens.Len())
-	for _, r := range rows {
-		if pos, ok := lens.Pos(r.ID); ok {
-			if f := byID[r.FileID]; f != nil {
-				r.Path, r.Language = f.Path, f.Language
-			}
-			meta[pos] = r
-		}
 	}
 	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta,
 		facts: make([]*fileFacts, len(files))}
@@ -206,12 +193,12 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	cands = top
 	ranked := rerank(q, cands, snap, fileScores)
 	resp.Total = len(ranked)
-	ranked = topK(ranked, limit, func(a, b scored) bool { return compareScored(a, b) < 0 })
+	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, ranked)
 	if err != nil {
 		return nil, err
 	}
-	resp.Results = present(ranked, details)
+	resp.Results = present(ranked, snap, details)
 	resp.TookMS = msSince(start)
 	return resp, nil
 }
@@ -271,7 +258,7 @@ func filterFiles(files []store.FileRow, opts Options) (map[int64]bool, error) {
 
 // present turns ranked chunks and their loaded text into results, with
 // relevance percentages relative to the best result.
-func present(ranked []scored, details map[int64]store.ChunkDetail) []Result {
+func present(ranked []scored, snap *snapshot, details map[int64]store.ChunkDetail) []Result {
 	out := make([]Result, len(ranked))
 	top := 0.0
 	if len(ranked) > 0 {
@@ -282,14 +269,10 @@ func present(ranked []scored, details map[int64]store.ChunkDetail) []Result {
 		if top > 0 {
 			pct = int(s.score/top*100 + 0.5)
 		}
-		row, d := s.row, details[s.row.ID]
-		symbols := row.Symbols
-		if symbols == nil {
-			symbols = []string{}
-		}
+		row, file, d := s.row, &snap.files[s.slot], details[s.row.ID]
 		out[i] = Result{
-			Path: row.Path, StartLine: row.StartLine, EndLine: row.EndLine,
-			Language: row.Language, Kind: row.Kind, Symbols: symbols,
+			Path: file.Path, StartLine: int(row.StartLine), EndLine: int(row.EndLine),
+			Language: file.Language, Kind: row.Kind, Symbols: row.SymbolList(),
 			Signature: d.Signature, Breadcrumb: d.Breadcrumb, DocComment: d.DocComment,
 			Score: roundScore(s.score), RelevancePercent: pct, Content: d.Content,
 		}
@@ -304,12 +287,22 @@ func roundScore(x float64) float64 {
 // compareScored orders by score, then path, then start line: the
 // documented, deterministic order (chunk ids settle the rest, so the
 // order is total).
-func compareScored(a, b scored) int {
+func (snap *snapshot) compareScored(a, b scored) int {
 	if a.score != b.score {
 		return cmp.Compare(b.score, a.score)
 	}
-	if c := strings.Compare(a.row.Path, b.row.Path); c != 0 {
-		return c
+	if a.slot != b.slot {
+		if c := strings.Compare(snap.files[a.slot].Path, snap.files[b.slot].Path); c != 0 {
+			return c
+		}
+	}
+	return compareInFile(a, b)
+}
+
+// compareInFile is compareScored for chunks of one file.
+func compareInFile(a, b scored) int {
+	if a.score != b.score {
+		return cmp.Compare(b.score, a.score)
 	}
 	if a.row.StartLine != b.row.StartLine {
 		return cmp.Compare(a.row.StartLine, b.row.StartLine)

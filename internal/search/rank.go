@@ -75,8 +75,8 @@ var weights = weightSet{
 
 // scored is a candidate chunk with its metadata and final score.
 type scored struct {
-	row   *store.ChunkRow // the snapshot's row: shared, never written
-	slot  int32           // the slot of the chunk's file
+	row   *store.ChunkMeta // the snapshot's row: shared, never written
+	slot  int32            // the slot of the chunk's file
 	score float64
 	// fileBonus is the part of score that rates the chunk's file rather
 	// than the chunk; a file's later chunks do not get it again.
@@ -155,7 +155,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		if a.slot != b.slot {
 			return int(a.slot - b.slot)
 		}
-		return compareScored(a, b)
+		return compareInFile(a, b)
 	})
 	eachFile(out, addFileEvidence)
 	eachFile(out, diversify)
@@ -178,13 +178,15 @@ func eachFile(s []scored, fn func(chunks []scored)) {
 // query names: 1 for the chunk's own (first) symbol spelled exactly, 0.8
 // for another of its symbols spelled exactly, 0.4 for a match that differs
 // only in case (Serialize the trait versus serialize the method).
-func exactSymbolMatch(q Query, row *store.ChunkRow) float64 {
+func exactSymbolMatch(q Query, row *store.ChunkMeta) float64 {
 	best := 0.0
 	for _, w := range q.Words {
 		if !w.Ident && !q.Symbolic {
 			continue
 		}
-		for i, sym := range row.Symbols {
+		for i, rest := 0, row.Symbols; rest != ""; i++ {
+			var sym string
+			sym, rest, _ = strings.Cut(rest, "\n")
 			name := lastSegment(sym)
 			switch {
 			case name == w.Raw || sym == w.Raw:
@@ -254,7 +256,7 @@ func newFileFacts(p, language string) *fileFacts {
 
 // typeDefinition is 1 when a query word is capitalised like a type name and
 // the chunk defines a type: a search for "Mux" wants the struct first.
-func typeDefinition(q Query, row *store.ChunkRow) float64 {
+func typeDefinition(q Query, row *store.ChunkMeta) float64 {
 	switch row.Kind {
 	case "class", "struct", "interface", "trait", "enum", "type", "module", "protocol", "object", "record":
 	default:
@@ -359,8 +361,8 @@ func addFileEvidence(chunks []scored) {
 	}
 	// The best chunk gained the least; with a weight below 1 it stays
 	// first, but keep the order exact whatever the weight.
-	if !slices.IsSortedFunc(chunks, compareScored) {
-		slices.SortFunc(chunks, compareScored)
+	if !slices.IsSortedFunc(chunks, compareInFile) {
+		slices.SortFunc(chunks, compareInFile)
 	}
 }
 

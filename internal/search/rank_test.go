@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -84,7 +85,7 @@ func TestExactSymbolMatch(t *testing.T) {
 		{"route context", []string{"RouteContext"}, 0}, // prose: no exact identifier
 	}
 	for _, tt := range tests {
-		got := exactSymbolMatch(Analyze(tt.query), &store.ChunkRow{Symbols: tt.symbols})
+		got := exactSymbolMatch(Analyze(tt.query), &store.ChunkMeta{Symbols: strings.Join(tt.symbols, "\n")})
 		if got != tt.want {
 			t.Errorf("exactSymbolMatch(%q, %v) = %v, want %v", tt.query, tt.symbols, got, tt.want)
 		}
@@ -92,13 +93,13 @@ func TestExactSymbolMatch(t *testing.T) {
 }
 
 func TestTypeDefinitionAndKinds(t *testing.T) {
-	if typeDefinition(Analyze("Mux"), &store.ChunkRow{Kind: "struct"}) != 1 {
+	if typeDefinition(Analyze("Mux"), &store.ChunkMeta{Kind: "struct"}) != 1 {
 		t.Error("a capitalised query does not favour a struct")
 	}
-	if typeDefinition(Analyze("mux"), &store.ChunkRow{Kind: "struct"}) != 0 {
+	if typeDefinition(Analyze("mux"), &store.ChunkMeta{Kind: "struct"}) != 0 {
 		t.Error("a lower-case query favours a struct")
 	}
-	if typeDefinition(Analyze("Mux"), &store.ChunkRow{Kind: "function"}) != 0 {
+	if typeDefinition(Analyze("Mux"), &store.ChunkMeta{Kind: "function"}) != 0 {
 		t.Error("a function counted as a type definition")
 	}
 	for kind, want := range map[string]float64{"function": 1, "class": 1, "block": 0, "preamble": 0, "section": 0, "mixed": 0} {

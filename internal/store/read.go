@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -50,22 +51,6 @@ func (s *Store) Match(ctx context.Context, match string, w Weights, limit int, o
 }
 
 func f(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// ChunkRow is a stored chunk with its file's path and language.
-type ChunkRow struct {
-	ID         int64
-	FileID     int64
-	Path       string
-	Language   string
-	StartLine  int
-	EndLine    int
-	Kind       string
-	Symbols    []string
-	Signature  string
-	Breadcrumb string
-	DocComment string
-	Content    string
-}
 
 // FileRow is an indexed file.
 type FileRow struct {
@@ -135,28 +120,52 @@ func idList(ids []int64, open, close string) string {
 	return b.String()
 }
 
-// AllChunkMeta loads what ranking reads of every chunk, by id: file,
-// span, kind and symbols. Path and language are left for the caller to
-// fill from its file list (one string per file, not per chunk); the
-// signature, breadcrumb, doc comment and text are read only for the
-// results shown (ChunkDetails).
-func (s *Store) AllChunkMeta(ctx context.Context) ([]ChunkRow, error) {
+// ChunkMeta is what ranking keeps in memory of every chunk: small, since
+// a snapshot holds one per chunk and a one-shot search loads them all.
+type ChunkMeta struct {
+	ID, FileID         int64
+	StartLine, EndLine int32
+	Kind               string // function, class, block, …: shared strings
+	Symbols            string // the names the chunk defines, one per line
+}
+
+// SymbolList returns the chunk's symbols as a list.
+func (m *ChunkMeta) SymbolList() []string {
+	if m.Symbols == "" {
+		return []string{}
+	}
+	return strings.Split(m.Symbols, "\n")
+}
+
+// ChunkMetaAt loads the metadata of every chunk in lens, aligned with its
+// positions, in one allocation and one pass (both are in chunk id order).
+func (s *Store) ChunkMetaAt(ctx context.Context, lens *DocLens) ([]ChunkMeta, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, file_id, start_line, end_line, kind, symbols FROM chunks ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("loading chunk metadata: %w", err)
 	}
 	defer rows.Close()
-	var out []ChunkRow
+	out := make([]ChunkMeta, lens.Len())
+	kinds := map[string]string{}
+	r := lens.resolver(lens.Len())
 	for rows.Next() {
-		var c ChunkRow
+		var id, fileID int64
+		var start, end int32
+		var kind sql.RawBytes
 		var symbols string
-		if err := rows.Scan(&c.ID, &c.FileID, &c.StartLine, &c.EndLine, &c.Kind, &symbols); err != nil {
+		if err := rows.Scan(&id, &fileID, &start, &end, &kind, &symbols); err != nil {
 			return nil, err
 		}
-		if symbols != "" {
-			c.Symbols = strings.Split(symbols, "\n")
+		pos, ok := r.find(id)
+		if !ok {
+			continue // a chunk without terms is not searchable
 		}
-		out = append(out, c)
+		k, ok := kinds[string(kind)]
+		if !ok {
+			k = string(kind)
+			kinds[k] = k
+		}
+		out[pos] = ChunkMeta{ID: id, FileID: fileID, StartLine: start, EndLine: end, Kind: k, Symbols: symbols}
 	}
 	return out, rows.Err()
 }
