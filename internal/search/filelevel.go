@@ -56,10 +56,7 @@ type fileScore struct {
 func scoreFiles(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, all, top []*candidate) []*fileScore {
 	words := make([]uint16, len(snap.files))
 	for _, c := range all {
-		slot := snap.chunkFile[c.pos]
-		for f := 0; f < store.NumFields; f++ {
-			words[slot] |= c.fieldHit[f]
-		}
+		words[snap.chunkFile[c.pos]] |= c.anyHit
 	}
 	bySlot := make([]*fileScore, len(snap.files))
 	var files []*fileScore

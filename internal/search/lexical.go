@@ -14,12 +14,14 @@ const maxWords = 16
 // candidate is a chunk that matched at least one query term, with the
 // evidence the ranking signals read.
 type candidate struct {
-	pos      int                     // position of the chunk in the snapshot
-	bm25     float64                 // BM25F over the query terms
-	whole    uint16                  // a bit per query word matched whole
-	parts    [maxWords]uint8         // per query word: how many of its parts matched
-	fieldHit [store.NumFields]uint16 // per field, a bit per query word matched there
-	score    float64
+	pos       int             // position of the chunk in the snapshot
+	bm25      float64         // BM25F over the query terms
+	whole     uint16          // a bit per query word matched whole
+	nameHit   uint16          // a bit per query word matched in the file name
+	symbolHit uint16          // a bit per query word matched among the chunk's symbols
+	anyHit    uint16          // a bit per query word matched in any field
+	parts     [maxWords]uint8 // per query word: how many of its parts matched
+	score     float64
 }
 
 // bm25 parameters: k1 saturates term frequency; b normalises by length,
@@ -39,7 +41,12 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 	lens := snap.lens
 	n := float64(lens.Len())
 	slot := make([]int32, lens.Len()) // position → index in out, plus one
-	var out []*candidate
+	total := 0
+	for _, list := range hits {
+		total += len(list)
+	}
+	// At most one candidate per chunk: sized once, out never grows by copying.
+	out := make([]*candidate, 0, min(total, lens.Len()))
 	var slab []candidate // candidates are allocated 256 at a time
 	for ti, qt := range terms {
 		list := hits[ti]
@@ -76,8 +83,15 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 				}
 				norm := 1 - fieldB[f] + fieldB[f]*float64(dl[f])/lens.Avg[f]
 				tfw += weights.fields[f] * float64(h.Freqs[f]) / norm
-				if word < maxWords {
-					c.fieldHit[f] |= 1 << word
+			}
+			if word < maxWords {
+				bit := uint16(1) << word
+				c.anyHit |= bit
+				if h.Freqs[store.FieldName] != 0 {
+					c.nameHit |= bit
+				}
+				if h.Freqs[store.FieldSymbols] != 0 {
+					c.symbolHit |= bit
 				}
 			}
 			c.bm25 += qt.weight * idf * tfw / (bm25K1 + tfw)
@@ -116,8 +130,9 @@ func wordCoverage(q Query, c *candidate) float64 {
 	return sum / float64(nw)
 }
 
-// fieldShare is the share of query words matched in one field.
-func fieldShare(q Query, c *candidate, field int) float64 {
+// wordShare is the share of query words whose bits are set in hits
+// (a candidate's nameHit or symbolHit).
+func wordShare(q Query, hits uint16) float64 {
 	nw := len(q.Words)
 	if nw > maxWords {
 		nw = maxWords
@@ -126,5 +141,5 @@ func fieldShare(q Query, c *candidate, field int) float64 {
 		return 0
 	}
 	mask := uint16(1<<nw - 1)
-	return float64(bits.OnesCount16(c.fieldHit[field]&mask)) / float64(nw)
+	return float64(bits.OnesCount16(hits&mask)) / float64(nw)
 }

@@ -98,8 +98,8 @@ func preScore(q Query, cands []*candidate) {
 	for _, c := range cands {
 		c.score = weights.lexical*c.bm25/maxBM25 +
 			weights.coverage*wordCoverage(q, c) +
-			weights.fileName*fieldShare(q, c, store.FieldName) +
-			weights.symbolField*fieldShare(q, c, store.FieldSymbols)
+			weights.fileName*wordShare(q, c.nameHit) +
+			weights.symbolField*wordShare(q, c.symbolHit)
 	}
 }
 
@@ -132,7 +132,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		facts := snap.facts[slot]
 		// What the file's name says is evidence about the file, counted for
 		// its first chunk only (see diversify).
-		nameShare := weights.fileName * fieldShare(q, c, store.FieldName)
+		nameShare := weights.fileName * wordShare(q, c.nameHit)
 		s -= nameShare
 		bonus := nameShare + weights.fileNameExact*namedAfterQuery(q, facts.base, facts.baseStem) +
 			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)

@@ -133,12 +133,12 @@ func TestCoverageAndFieldShare(t *testing.T) {
 	q := Analyze("radix tree matching")
 	c := &candidate{}
 	c.whole = 1<<0 | 1<<1
-	c.fieldHit[store.FieldName] = 1 << 1
+	c.nameHit = 1 << 1
 	if got := wordCoverage(q, c); math.Abs(got-2.0/3) > 1e-9 {
 		t.Errorf("wordCoverage = %v, want 2/3", got)
 	}
-	if got := fieldShare(q, c, store.FieldName); math.Abs(got-1.0/3) > 1e-9 {
-		t.Errorf("fieldShare(name) = %v, want 1/3", got)
+	if got := wordShare(q, c.nameHit); math.Abs(got-1.0/3) > 1e-9 {
+		t.Errorf("wordShare(name) = %v, want 1/3", got)
 	}
 	// A compound word counts by the share of its parts matched, at most 1.
 	q = Analyze("RouteContext lookup")
