@@ -19,12 +19,7 @@ import (
 // built by `lore index`. It is a tool for ranking work, skipped unless
 // LORE_DEVBENCH=<bench dir>:<checkouts dir> is set.
 func TestDevBench(t *testing.T) {
-	env := os.Getenv("LORE_DEVBENCH")
-	if env == "" {
-		t.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
-	}
-	benchDir, checkouts, _ := strings.Cut(env, ":")
-	repos := loadBench(t, benchDir, checkouts)
+	repos := devBenchRepos(t)
 	base := devScore(t, repos, nil)
 	t.Logf("repo-mean %.4f", base.mean)
 	for _, name := range base.names {
@@ -38,6 +33,17 @@ func TestDevBench(t *testing.T) {
 			t.Logf("  category %-12s %.3f", c, v)
 		}
 	}
+}
+
+// devBenchRepos loads the benchmark named by LORE_DEVBENCH=<bench
+// dir>:<checkouts dir>, or skips when it is not set.
+func devBenchRepos(tb testing.TB) []*benchRepo {
+	env := os.Getenv("LORE_DEVBENCH")
+	if env == "" {
+		tb.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
+	}
+	benchDir, checkouts, _ := strings.Cut(env, ":")
+	return loadBench(tb, benchDir, checkouts)
 }
 
 type benchRepo struct {
@@ -199,12 +205,7 @@ func ndcg(ranks []int, present int) float64 {
 // TestDevAblation scores the ranking with each signal switched off in
 // turn, and with all of them off (BM25F alone); same switch as TestDevBench.
 func TestDevAblation(t *testing.T) {
-	env := os.Getenv("LORE_DEVBENCH")
-	if env == "" {
-		t.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
-	}
-	benchDir, checkouts, _ := strings.Cut(env, ":")
-	repos := loadBench(t, benchDir, checkouts)
+	repos := devBenchRepos(t)
 	full := devScore(t, repos, nil)
 	t.Logf("%-34s %.4f", "full ranking", full.mean)
 	signals := []struct {
@@ -280,12 +281,7 @@ func TestDevAblation(t *testing.T) {
 // a warm engine; ns/op is the mean time of one query. Same switch as
 // TestDevBench (LORE_DEVBENCH); LORE_DEVBENCH_REPOS narrows it.
 func BenchmarkDevQueries(b *testing.B) {
-	env := os.Getenv("LORE_DEVBENCH")
-	if env == "" {
-		b.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
-	}
-	benchDir, checkouts, _ := strings.Cut(env, ":")
-	repos := loadBench(b, benchDir, checkouts)
+	repos := devBenchRepos(b)
 	var all []Options
 	var engines []*Engine
 	for _, r := range repos {
