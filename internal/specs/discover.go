@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -305,10 +304,10 @@ func rootCause(err error) string {
 }
 
 var (
-	numberedFolderRE  = regexp.MustCompile(`^\d+-`)
-	specKitMarkerRE   = regexp.MustCompile(`(?im)^(?:#{1,6}[ \t]+user[ \t]+story\b|[ \t]*[-*+][ \t]+(?:\*\*)?N?FR-\d+)`)
-	requirementLineRE = regexp.MustCompile(`(?im)^ {0,3}#{2,6}[ \t]+requirement[ \t]*:`)
-	firstTitleRE      = regexp.MustCompile(`(?m)^ {0,3}#[ \t]+(.*)$`)
+	numberedFolderRE  = lazyRegexp(`^\d+-`)
+	specKitMarkerRE   = lazyRegexp(`(?im)^(?:#{1,6}[ \t]+user[ \t]+story\b|[ \t]*[-*+][ \t]+(?:\*\*)?N?FR-\d+)`)
+	requirementLineRE = lazyRegexp(`(?im)^ {0,3}#{2,6}[ \t]+requirement[ \t]*:`)
+	firstTitleRE      = lazyRegexp(`(?m)^ {0,3}#[ \t]+(.*)$`)
 )
 
 // looksLikeSpecKit decides the format of a spec found under specs/: a
@@ -316,13 +315,13 @@ var (
 // headings mean OpenSpec; otherwise a numbered folder, user stories or
 // FR-### bullets mean spec-kit.
 func looksLikeSpecKit(folder, content string) bool {
-	if m := firstTitleRE.FindStringSubmatch(content); m != nil && featureTitleRE.MatchString(stripEmphasis(m[1])) {
+	if m := firstTitleRE().FindStringSubmatch(content); m != nil && featureTitleRE().MatchString(stripEmphasis(m[1])) {
 		return true
 	}
-	if requirementLineRE.MatchString(content) {
+	if requirementLineRE().MatchString(content) {
 		return false
 	}
-	return numberedFolderRE.MatchString(folder) || specKitMarkerRE.MatchString(content)
+	return numberedFolderRE().MatchString(folder) || specKitMarkerRE().MatchString(content)
 }
 
 // proposalWhy returns the "## Why" section of a change's proposal.md, the

@@ -1,7 +1,6 @@
 package specs
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -18,12 +17,12 @@ func splitLines(content string) []string {
 	return strings.Split(content, "\n")
 }
 
-var headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+var headingRE = lazyRegexp(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
 
 // heading parses an ATX heading: its level and text without the closing
 // hashes. ok is false for any other line.
 func heading(line string) (level int, text string, ok bool) {
-	m := headingRE.FindStringSubmatch(line)
+	m := headingRE().FindStringSubmatch(line)
 	if m == nil {
 		return 0, "", false
 	}
@@ -60,12 +59,12 @@ func (f *fence) update(line string) bool {
 	return false
 }
 
-var listItemRE = regexp.MustCompile(`^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$`)
+var listItemRE = lazyRegexp(`^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$`)
 
 // listItem parses a bullet or numbered list item: its indentation (in
 // columns, tabs counting as four) and its text.
 func listItem(line string) (indent int, text string, ok bool) {
-	m := listItemRE.FindStringSubmatch(line)
+	m := listItemRE().FindStringSubmatch(line)
 	if m == nil {
 		return 0, "", false
 	}

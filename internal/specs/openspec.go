@@ -2,7 +2,6 @@ package specs
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -12,15 +11,15 @@ import (
 const keywordEnd = `((?:\*\*|__)[ \t]*:?|:(?:\*\*|__)?|[ \t]+:?(?:\*\*|__)?|$)`
 
 var (
-	requirementHeadingRE = regexp.MustCompile(`(?i)^requirement[ \t]*:[ \t]*(.*)$`)
-	scenarioHeadingRE    = regexp.MustCompile(`(?i)^scenario[ \t]*:[ \t]*(.*)$`)
-	deltaHeadingRE       = regexp.MustCompile(`(?i)^(added|modified|removed|renamed)[ \t]+requirements?$`)
+	requirementHeadingRE = lazyRegexp(`(?i)^requirement[ \t]*:[ \t]*(.*)$`)
+	scenarioHeadingRE    = lazyRegexp(`(?i)^scenario[ \t]*:[ \t]*(.*)$`)
+	deltaHeadingRE       = lazyRegexp(`(?i)^(added|modified|removed|renamed)[ \t]+requirements?$`)
 	// clauseRE matches the text of a scenario bullet: "**WHEN** x",
 	// "**WHEN:** x", "**WHEN**: x", "When x", "and x".
-	clauseRE = regexp.MustCompile(`(?i)^(\*\*|__)?[ \t]*(given|when|then|and)` + keywordEnd + `[ \t]*(.*)$`)
+	clauseRE = lazyRegexp(`(?i)^(\*\*|__)?[ \t]*(given|when|then|and)` + keywordEnd + `[ \t]*(.*)$`)
 	// renameRE matches the bullets of a RENAMED section:
 	// "- FROM: `### Requirement: Old`", "- **TO**: New".
-	renameRE = regexp.MustCompile(`(?i)^(?:\*\*|__)?[ \t]*(from|to)` + keywordEnd + `[ \t]*(.*)$`)
+	renameRE = lazyRegexp(`(?i)^(?:\*\*|__)?[ \t]*(from|to)` + keywordEnd + `[ \t]*(.*)$`)
 )
 
 type clauseKind int
@@ -156,13 +155,13 @@ func isFenceOpening(line string) bool {
 
 func (p *openSpecParser) heading(n, level int, text string) {
 	if level >= 2 {
-		if m := requirementHeadingRE.FindStringSubmatch(text); m != nil {
+		if m := requirementHeadingRE().FindStringSubmatch(text); m != nil {
 			p.openRequirement(n, stripEmphasis(m[1]))
 			return
 		}
 	}
 	if level >= 3 {
-		if m := scenarioHeadingRE.FindStringSubmatch(text); m != nil {
+		if m := scenarioHeadingRE().FindStringSubmatch(text); m != nil {
 			p.openScenario(n, stripEmphasis(m[1]))
 			return
 		}
@@ -195,12 +194,12 @@ func (p *openSpecParser) openSection(title string) {
 		p.section = sectionPurpose
 	case lower == "requirements":
 		p.section = sectionRequirements
-	case deltaHeadingRE.MatchString(lower):
+	case deltaHeadingRE().MatchString(lower):
 		p.section = sectionRequirements
 		// Deltas only mean something in a change; a base spec that uses
 		// the headings keeps its requirements without one.
 		if p.isChange {
-			p.delta = strings.ToUpper(deltaHeadingRE.FindStringSubmatch(lower)[1])
+			p.delta = strings.ToUpper(deltaHeadingRE().FindStringSubmatch(lower)[1])
 		}
 	default:
 		p.section = sectionOther
@@ -307,7 +306,7 @@ func (p *openSpecParser) scenarioLine(n int, line string) {
 	}
 	indent, item, isItem := listItem(line)
 	if isItem {
-		if m := clauseRE.FindStringSubmatch(item); m != nil {
+		if m := clauseRE().FindStringSubmatch(item); m != nil {
 			p.addClause(n, m[2], m[4])
 			return
 		}
@@ -321,7 +320,7 @@ func (p *openSpecParser) scenarioLine(n int, line string) {
 	// A clause without its bullet marker is accepted when the keyword is
 	// bold, so a wrapped line that happens to start with "when" is not
 	// taken for one.
-	if m := clauseRE.FindStringSubmatch(strings.TrimSpace(line)); m != nil && m[1] != "" {
+	if m := clauseRE().FindStringSubmatch(strings.TrimSpace(line)); m != nil && m[1] != "" {
 		p.addClause(n, m[2], m[4])
 		return
 	}
@@ -372,7 +371,7 @@ func (p *openSpecParser) renameLine(n int, line string) bool {
 	if !ok {
 		return false
 	}
-	m := renameRE.FindStringSubmatch(item)
+	m := renameRE().FindStringSubmatch(item)
 	if m == nil {
 		return false
 	}
@@ -404,7 +403,7 @@ func (p *openSpecParser) renameLine(n int, line string) bool {
 func renamedName(s string) string {
 	s = stripEmphasis(s)
 	s = strings.TrimSpace(strings.TrimLeft(s, "#"))
-	if m := requirementHeadingRE.FindStringSubmatch(s); m != nil {
+	if m := requirementHeadingRE().FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
 	return stripEmphasis(s)

@@ -466,7 +466,7 @@ func TestClauseKeywordVariants(t *testing.T) {
 		{"thence", "", ""},
 	}
 	for _, tt := range tests {
-		m := clauseRE.FindStringSubmatch(tt.item)
+		m := clauseRE().FindStringSubmatch(tt.item)
 		var keyword, text string
 		if m != nil {
 			keyword, text = m[2], m[4]

@@ -2,25 +2,24 @@ package specs
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	featureTitleRE = regexp.MustCompile(`(?i)^feature[ \t]+specification[ \t]*:[ \t]*(.*)$`)
+	featureTitleRE = lazyRegexp(`(?i)^feature[ \t]+specification[ \t]*:[ \t]*(.*)$`)
 	// userStoryRE matches "User Story 1 - Title (Priority: P1)"; the dash,
 	// the title and the priority are optional.
-	userStoryRE  = regexp.MustCompile(`(?i)^user[ \t]+story[ \t]+(\d+)[ \t]*(?:[-–—:][ \t]*)?(.*?)[ \t]*(?:\([ \t]*priority[ \t]*:?[ \t]*([^)]*?)[ \t]*\))?$`)
-	acceptanceRE = regexp.MustCompile(`(?i)^(?:\*\*|__)?[ \t]*acceptance[ \t]+scenarios[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?$`)
+	userStoryRE  = lazyRegexp(`(?i)^user[ \t]+story[ \t]+(\d+)[ \t]*(?:[-–—:][ \t]*)?(.*?)[ \t]*(?:\([ \t]*priority[ \t]*:?[ \t]*([^)]*?)[ \t]*\))?$`)
+	acceptanceRE = lazyRegexp(`(?i)^(?:\*\*|__)?[ \t]*acceptance[ \t]+scenarios[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?$`)
 	// functionalReqRE matches the text of "- **FR-001**: System MUST …"
 	// (also "FR-001:" and "**FR-001:**", and NFR-…).
-	functionalReqRE = regexp.MustCompile(`^(?:\*\*|__)?[ \t]*(N?FR-\d+[A-Za-z]?)[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*(.*)$`)
-	inputRE         = regexp.MustCompile(`(?i)^\*\*input\*\*[ \t]*:?[ \t]*(.*)$`)
+	functionalReqRE = lazyRegexp(`^(?:\*\*|__)?[ \t]*(N?FR-\d+[A-Za-z]?)[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*(.*)$`)
+	inputRE         = lazyRegexp(`(?i)^\*\*input\*\*[ \t]*:?[ \t]*(.*)$`)
 	// Keywords inside one acceptance item: bold ones ("**Given** …,
 	// **When** …") and, for items without bold, plain ones at the start or
 	// after a comma or semicolon ("Given …, when …, then …").
-	boldKeywordRE  = regexp.MustCompile(`(?i)(?:\*\*|__)[ \t]*(given|when|then|and)[ \t]*:?[ \t]*(?:\*\*|__)[ \t]*:?`)
-	plainKeywordRE = regexp.MustCompile(`(?i)(?:^|[,;][ \t]*)(given|when|then)\b[ \t]*:?`)
+	boldKeywordRE  = lazyRegexp(`(?i)(?:\*\*|__)[ \t]*(given|when|then|and)[ \t]*:?[ \t]*(?:\*\*|__)[ \t]*:?`)
+	plainKeywordRE = lazyRegexp(`(?i)(?:^|[,;][ \t]*)(given|when|then)\b[ \t]*:?`)
 )
 
 // EdgeCasesRequirement names the requirement that holds a spec-kit
@@ -93,14 +92,14 @@ func (p *specKitParser) line(n int, line string) {
 			return
 		}
 	}
-	if m := inputRE.FindStringSubmatch(strings.TrimSpace(line)); m != nil && p.open == nil {
+	if m := inputRE().FindStringSubmatch(strings.TrimSpace(line)); m != nil && p.open == nil {
 		p.input, p.inInput = []string{m[1]}, true
 		return
 	}
 	indent, item, isItem := listItem(line)
 	// Functional requirements are bullets outside user stories.
 	if isItem && indent < 2 && p.openKind != openStory {
-		if m := functionalReqRE.FindStringSubmatch(item); m != nil {
+		if m := functionalReqRE().FindStringSubmatch(item); m != nil {
 			p.openFunctional(n, m[1], m[2])
 			return
 		}
@@ -145,7 +144,7 @@ func (p *specKitParser) heading(n, level int, text string) {
 	if level == 1 {
 		if p.spec.Title == "" {
 			title := stripEmphasis(text)
-			if m := featureTitleRE.FindStringSubmatch(title); m != nil {
+			if m := featureTitleRE().FindStringSubmatch(title); m != nil {
 				title = stripEmphasis(m[1])
 			}
 			p.spec.Title = title
@@ -158,7 +157,7 @@ func (p *specKitParser) heading(n, level int, text string) {
 		p.inPurpose = lower == "purpose" || lower == "overview" || strings.HasSuffix(lower, "summary")
 		return
 	}
-	if m := userStoryRE.FindStringSubmatch(stripEmphasis(text)); m != nil {
+	if m := userStoryRE().FindStringSubmatch(stripEmphasis(text)); m != nil {
 		p.inPurpose = false
 		name := "User Story " + m[1]
 		if title := stripEmphasis(m[2]); title != "" {
@@ -213,7 +212,7 @@ func (p *specKitParser) closeOpen() {
 // storyLine handles a line of a user story: description text until
 // "**Acceptance Scenarios**:", numbered scenarios after it.
 func (p *specKitParser) storyLine(n int, line string) {
-	if acceptanceRE.MatchString(strings.TrimSpace(line)) {
+	if acceptanceRE().MatchString(strings.TrimSpace(line)) {
 		p.closeItem()
 		p.accepting = true
 		return
@@ -256,9 +255,9 @@ func (p *specKitParser) closeItem() {
 // splitAcceptance splits "**Given** a, **When** b, **Then** c" into s's
 // clauses; it reports false when text has no keyword at all.
 func splitAcceptance(text string, s *Scenario) bool {
-	locs := boldKeywordRE.FindAllStringSubmatchIndex(text, -1)
+	locs := boldKeywordRE().FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
-		locs = plainKeywordRE.FindAllStringSubmatchIndex(text, -1)
+		locs = plainKeywordRE().FindAllStringSubmatchIndex(text, -1)
 	}
 	if len(locs) == 0 {
 		return false
