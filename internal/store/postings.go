@@ -100,6 +100,7 @@ type postingsDelta struct {
 	removed map[int64]bool       // chunks that left the index
 	dirty   map[string]bool      // terms whose lists lose a removed chunk
 	lens    map[int64][NumFields]uint16
+	meta    []ChunkMeta // metadata of the new chunks
 }
 
 func newPostingsDelta() *postingsDelta {
@@ -213,6 +214,9 @@ func (t *Tx) flushPostings(ctx context.Context) error {
 		}
 	}
 	if err := t.flushLens(ctx); err != nil {
+		return err
+	}
+	if err := t.flushChunkMeta(ctx); err != nil {
 		return err
 	}
 	t.delta = newPostingsDelta() // flushed: a second flush has nothing to do

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,56 +117,6 @@ func idList(ids []int64, open, close string) string {
 	}
 	b.WriteString(close)
 	return b.String()
-}
-
-// ChunkMeta is what ranking keeps in memory of every chunk: small, since
-// a snapshot holds one per chunk and a one-shot search loads them all.
-type ChunkMeta struct {
-	ID, FileID         int64
-	StartLine, EndLine int32
-	Kind               string // function, class, block, …: shared strings
-	Symbols            string // the names the chunk defines, one per line
-}
-
-// SymbolList returns the chunk's symbols as a list.
-func (m *ChunkMeta) SymbolList() []string {
-	if m.Symbols == "" {
-		return []string{}
-	}
-	return strings.Split(m.Symbols, "\n")
-}
-
-// ChunkMetaAt loads the metadata of every chunk in lens, aligned with its
-// positions, in one allocation and one pass (both are in chunk id order).
-func (s *Store) ChunkMetaAt(ctx context.Context, lens *DocLens) ([]ChunkMeta, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, file_id, start_line, end_line, kind, symbols FROM chunks ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("loading chunk metadata: %w", err)
-	}
-	defer rows.Close()
-	out := make([]ChunkMeta, lens.Len())
-	kinds := map[string]string{}
-	r := lens.resolver(lens.Len())
-	for rows.Next() {
-		var id, fileID int64
-		var start, end int32
-		var kind sql.RawBytes
-		var symbols string
-		if err := rows.Scan(&id, &fileID, &start, &end, &kind, &symbols); err != nil {
-			return nil, err
-		}
-		pos, ok := r.find(id)
-		if !ok {
-			continue // a chunk without terms is not searchable
-		}
-		k, ok := kinds[string(kind)]
-		if !ok {
-			k = string(kind)
-			kinds[k] = k
-		}
-		out[pos] = ChunkMeta{ID: id, FileID: fileID, StartLine: start, EndLine: end, Kind: k, Symbols: symbols}
-	}
-	return out, rows.Err()
 }
 
 // ChunkDetail is what a result shows beyond the ranking's metadata.

@@ -195,6 +195,8 @@ func (t *Tx) PutFile(ctx context.Context, f File, chunks []Chunk) error {
 			return fmt.Errorf("recording terms of a chunk of %s: %w", f.Path, err)
 		}
 		t.delta.add(chunkID, c.Stats)
+		t.delta.meta = append(t.delta.meta, ChunkMeta{ID: chunkID, FileID: fileID, StartLine: int32(c.StartLine),
+			EndLine: int32(c.EndLine), Kind: c.Kind, Symbols: strings.Join(c.Symbols, "\n")})
 	}
 	return nil
 }
