@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -45,15 +44,7 @@ func TestChunkMetaEncoding(t *testing.T) {
 // blob existed.
 func TestChunkMetaFollowsWrites(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	coll, err := st.EnsureCollection(ctx, "default", "/repo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, coll := openTestStore(t)
 	body := [NumFields]uint16{FieldBody: 1}
 	put := func(path string, n int) {
 		t.Helper()

@@ -16,6 +16,23 @@ func chunkWith(terms map[string][NumFields]uint16, body string) Chunk {
 
 func len16(s string) uint16 { return uint16(len(s)) }
 
+// openTestStore opens a new index with one collection, closed at the end
+// of the test.
+func openTestStore(t *testing.T) (*Store, int64) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	coll, err := st.EnsureCollection(ctx, "default", "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, coll
+}
+
 func TestMigrateAndReopen(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sub", "index.db")
@@ -53,15 +70,7 @@ func TestMigrateAndReopen(t *testing.T) {
 
 func TestPostingsFollowWritesAndDeletes(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	coll, err := st.EnsureCollection(ctx, "default", "/repo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, coll := openTestStore(t)
 	tx, err := st.Begin(ctx, coll)
 	if err != nil {
 		t.Fatal(err)
@@ -148,12 +157,7 @@ func TestPostingsEncoding(t *testing.T) {
 
 func TestFTS5OverCodeAwareTerms(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	coll, _ := st.EnsureCollection(ctx, "default", "/repo")
+	st, coll := openTestStore(t)
 	tx, _ := st.Begin(ctx, coll)
 	c := chunkWith(nil, "func RouteContext() {}")
 	c.Terms = Terms{Symbols: "routecontext route context", Path: "mux go", Body: "func routecontext route context"}
