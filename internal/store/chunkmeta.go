@@ -127,6 +127,13 @@ func intern(seen map[string]string, b []byte) string {
 // run's removed chunks, plus its new ones.
 func (t *Tx) flushChunkMeta(ctx context.Context) error {
 	d := t.delta
+	if d.empty() {
+		var one int
+		err := t.tx.QueryRowContext(ctx, `SELECT 1 FROM blobs WHERE name = 'chunkmeta'`).Scan(&one)
+		if err == nil || !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+	}
 	var all []ChunkMeta
 	if !d.reset {
 		var blob []byte

@@ -104,9 +104,19 @@ func TestChunkMetaFollowsWrites(t *testing.T) {
 	check("without the blob")
 	put("c.go", 1)
 	check("after the first run with the blob")
+
+	// A run that changes nothing still writes a missing blob.
+	if _, err := st.db.ExecContext(ctx, `DELETE FROM blobs WHERE name = 'chunkmeta'`); err != nil {
+		t.Fatal(err)
+	}
+	tx, _ = st.Begin(ctx, coll)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
 	var n int
 	st.db.QueryRowContext(ctx, `SELECT count(*) FROM blobs WHERE name = 'chunkmeta'`).Scan(&n)
 	if n != 1 {
-		t.Errorf("the run did not write the blob")
+		t.Errorf("a run without changes did not write the missing blob")
 	}
+	check("after a run without changes")
 }

@@ -152,7 +152,7 @@ func (t *Tx) forgetChunks(ctx context.Context, where string, arg int64) error {
 func (t *Tx) flushPostings(ctx context.Context) error {
 	d := t.delta
 	if d.empty() {
-		return nil
+		return t.flushChunkMeta(ctx) // writes the blob only if an older index lacks it
 	}
 	if d.reset {
 		if _, err := t.tx.ExecContext(ctx, `DELETE FROM postings`); err != nil {
