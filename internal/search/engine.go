@@ -288,10 +288,7 @@ func roundScore(x float64) float64 {
 // documented, deterministic order (chunk ids settle the rest, so the
 // order is total).
 func (snap *snapshot) compareScored(a, b scored) int {
-	if a.score != b.score {
-		return cmp.Compare(b.score, a.score)
-	}
-	if a.slot != b.slot {
+	if a.score == b.score && a.slot != b.slot {
 		if c := strings.Compare(snap.files[a.slot].Path, snap.files[b.slot].Path); c != 0 {
 			return c
 		}
@@ -299,7 +296,8 @@ func (snap *snapshot) compareScored(a, b scored) int {
 	return compareInFile(a, b)
 }
 
-// compareInFile is compareScored for chunks of one file.
+// compareInFile is compareScored for chunks of one file: score, then
+// start line, then chunk id.
 func compareInFile(a, b scored) int {
 	if a.score != b.score {
 		return cmp.Compare(b.score, a.score)

@@ -117,9 +117,10 @@ func betterCandidate(a, b *candidate) bool {
 	return a.pos < b.pos
 }
 
-// rerank adds the signals that need each chunk's metadata and orders the
-// result: definitions, exact symbols, low-value paths, file evidence and
-// diversity across files.
+// rerank adds the signals that need each chunk's metadata: definitions,
+// exact symbols, low-value paths, file evidence and diversity across
+// files. The result is grouped by file, not ordered; the caller selects
+// the best with compareScored.
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []scored {
 	wantsTests, wantsDocs := queryMentionsTests(q), q.docsOnly || queryMentionsDocs(q)
 	out := make([]scored, 0, len(cands))

@@ -272,21 +272,6 @@ func (t *Tx) readPostings(ctx context.Context, terms []string) (map[string][]Pos
 	return out, nil
 }
 
-// Postings reads the posting lists of terms; absent terms are left out.
-func (s *Store) Postings(ctx context.Context, terms []string) (map[string][]Posting, error) {
-	out := make(map[string][]Posting, len(terms))
-	if len(terms) == 0 {
-		return out, nil
-	}
-	marks, args := placeholders(terms)
-	rows, err := s.query(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading postings: %w", err)
-	}
-	err = scanPostings(rows, func(term string, list []Posting) { out[term] = list })
-	return out, err
-}
-
 // scanPostings decodes rows of (term, data) and closes them.
 func scanPostings(rows *sql.Rows, each func(term string, list []Posting)) error {
 	defer rows.Close()
