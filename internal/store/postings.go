@@ -92,8 +92,9 @@ func (r *resolver) find(id int64) (int32, bool) {
 // Len is the number of chunks.
 func (d *DocLens) Len() int { return len(d.IDs) }
 
-// postingsDelta collects a run's changes to the inverted index; they are
-// merged into the stored posting lists at commit.
+// postingsDelta collects a run's changes to the inverted index and to the
+// per-chunk tables kept as blobs (lengths, metadata); they are merged into
+// the stored ones at commit.
 type postingsDelta struct {
 	reset   bool                 // a forced rebuild: stored lists are dropped
 	added   map[string][]Posting // term → new postings
