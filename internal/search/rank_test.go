@@ -197,3 +197,115 @@ func TestGlob(t *testing.T) {
 		t.Error("an unclosed class compiled")
 	}
 }
+
+func TestFileEvidenceAndDiversity(t *testing.T) {
+	saved := weights
+	t.Cleanup(func() { weights = saved })
+	weights.fileEvidence, weights.sameFileDecay = 0.5, 0.5
+	rows := []store.ChunkMeta{{ID: 1, StartLine: 1}, {ID: 2, StartLine: 20}, {ID: 3, StartLine: 40}}
+	chunk := func(i int, score, fileBonus float64) scored {
+		return scored{row: &rows[i], score: score, fileBonus: fileBonus}
+	}
+	tests := []struct {
+		name         string
+		in           []scored // one file's chunks, best first
+		wantEvidence []float64
+		wantDiverse  []float64
+	}{
+		{"a lone chunk gets no evidence and no decay", []scored{chunk(0, 2, 1)}, []float64{2}, []float64{2}},
+		{
+			"the best chunk is lifted by the second, the others by the best",
+			[]scored{chunk(0, 4, 1), chunk(1, 2, 1), chunk(2, 1, 1)},
+			[]float64{4 + 0.5*2, 2 + 0.5*4, 1 + 0.5*4},
+			// later chunks lose the file bonus (1 + the evidence they got) and decay per earlier chunk
+			[]float64{4 + 0.5*2, (2 + 0.5*4 - (1 + 0.5*4)) * 0.5, (1 + 0.5*4 - (1 + 0.5*4)) * 0.25},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := append([]scored(nil), tt.in...)
+			addFileEvidence(s)
+			for i, want := range tt.wantEvidence {
+				if math.Abs(s[i].score-want) > 1e-9 {
+					t.Errorf("after evidence, chunk %d scores %v, want %v", i, s[i].score, want)
+				}
+			}
+			diversify(s)
+			for i, want := range tt.wantDiverse {
+				if math.Abs(s[i].score-want) > 1e-9 {
+					t.Errorf("after diversity, chunk %d scores %v, want %v", i, s[i].score, want)
+				}
+			}
+		})
+	}
+}
+
+func TestCompareScored(t *testing.T) {
+	snap := &snapshot{files: []store.FileRow{{Path: "b.go"}, {Path: "a.go"}}}
+	rows := []store.ChunkMeta{{ID: 1, StartLine: 10}, {ID: 2, StartLine: 5}, {ID: 3, StartLine: 5}}
+	tests := []struct {
+		name string
+		a, b scored
+		want int
+	}{
+		{"higher score first", scored{row: &rows[0], slot: 0, score: 2}, scored{row: &rows[1], slot: 1, score: 1}, -1},
+		{"ties by path", scored{row: &rows[0], slot: 0, score: 1}, scored{row: &rows[1], slot: 1, score: 1}, 1},
+		{"then by start line", scored{row: &rows[0], slot: 1, score: 1}, scored{row: &rows[1], slot: 1, score: 1}, 1},
+		{"then by chunk id", scored{row: &rows[1], slot: 1, score: 1}, scored{row: &rows[2], slot: 1, score: 1}, -1},
+	}
+	for _, tt := range tests {
+		if got := snap.compareScored(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: compareScored = %d, want %d", tt.name, got, tt.want)
+		}
+		if got := snap.compareScored(tt.b, tt.a); got != -tt.want {
+			t.Errorf("%s: reversed compareScored = %d, want %d", tt.name, got, -tt.want)
+		}
+	}
+}
+
+func TestScoreFiles(t *testing.T) {
+	// Two files of equal length: a.go mentions "router" in both chunks,
+	// b.go in one; a.go also holds the query's second word.
+	body := func(n uint16) [store.NumFields]uint16 { return [store.NumFields]uint16{store.FieldBody: n} }
+	lens := &store.DocLens{IDs: []int64{1, 2, 3, 4}, Lens: [][store.NumFields]uint16{body(10), body(10), body(10), body(10)}}
+	for f := range lens.Avg {
+		lens.Avg[f] = 10
+	}
+	snap := &snapshot{files: []store.FileRow{{ID: 1, Path: "a.go"}, {ID: 2, Path: "b.go"}}, lens: lens,
+		chunkFile: []int32{0, 0, 1, 1}}
+	snap.stats = newFileStats(lens, snap.chunkFile, 2)
+	q := Analyze("router tree")
+	terms := q.lookupTerms()
+	hits := make([][]store.PostingAt, len(terms))
+	for i, qt := range terms {
+		switch qt.term {
+		case q.Words[0].Stem: // router
+			hits[i] = []store.PostingAt{{Pos: 0, Freqs: body(2)}, {Pos: 1, Freqs: body(2)}, {Pos: 2, Freqs: body(2)}}
+		case q.Words[1].Stem: // tree
+			hits[i] = []store.PostingAt{{Pos: 1, Freqs: body(1)}}
+		}
+	}
+	cands := scoreLexical(q, terms, hits, snap, nil)
+	files := scoreFiles(q, terms, hits, snap, cands, cands)
+	a, b := files[0], files[1]
+	if a == nil || b == nil {
+		t.Fatalf("both files should be scored: %v, %v", a, b)
+	}
+	if a.score <= b.score {
+		t.Errorf("a.go (both words, twice) scores %v, not above b.go (one word, once) %v", a.score, b.score)
+	}
+	// The best file's BM25 share is 1 and it holds every query word.
+	if want := 1 + weights.fileCoverage; math.Abs(a.score-want) > 1e-9 {
+		t.Errorf("a.go scores %v, want %v", a.score, want)
+	}
+	// A file none of whose chunks is in the top list is not scored.
+	var onlyA []*candidate
+	for _, c := range cands {
+		if snap.chunkFile[c.pos] == 0 {
+			onlyA = append(onlyA, c)
+		}
+	}
+	if got := scoreFiles(q, terms, hits, snap, cands, onlyA); got[0] == nil || got[1] != nil {
+		t.Errorf("with only a.go's chunks on top, scored files = %v, want a.go alone", got)
+	}
+}
