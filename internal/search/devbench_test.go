@@ -228,6 +228,7 @@ func TestDevAblation(t *testing.T) {
 		p    *float64
 	}{
 		{"tests/examples demoted", &weights.lowValuePath},
+		{"older version folders demoted", &weights.supersededPath},
 		{"docs demoted for code queries", &weights.docFile},
 		{"same-file diversification", &weights.sameFileDecay},
 	}

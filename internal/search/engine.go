@@ -101,6 +101,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 		snap.facts[i] = newFileFacts(f.Path, f.Language)
 		slots[f.ID] = int32(i)
 	}
+	markSuperseded(files, snap.facts)
 	snap.chunkFile = make([]int32, len(meta))
 	for pos, m := range meta {
 		snap.chunkFile[pos] = slots[m.FileID]

@@ -3,6 +3,7 @@ package search
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lore-dev/lore/internal/lang"
@@ -30,6 +31,7 @@ type weightSet struct {
 	fileLevel       float64 // the file as a whole document: BM25 and word coverage
 	fileCoverage    float64 // within fileLevel: share of query words found anywhere in the file
 	lowValuePath    float64 // multiplier for tests, examples, vendored and generated code
+	supersededPath  float64 // multiplier for code under an older version folder (v3/ beside v4/)
 	docFile         float64 // multiplier for documentation when the query is about code
 	sameFileDecay   float64 // multiplier per earlier result from the same file
 
@@ -65,6 +67,7 @@ var weights = weightSet{
 	fileLevel:       0.25,
 	fileCoverage:    0.25,
 	lowValuePath:    0.6,
+	supersededPath:  0.6,
 	docFile:         0.7,
 	sameFileDecay:   0.4,
 
@@ -147,6 +150,9 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		}
 		if !wantsDocs && facts.doc {
 			m *= weights.docFile
+		}
+		if facts.superseded != "" && !q.mentionsWord(facts.superseded) {
+			m *= weights.supersededPath
 		}
 		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus})
 	}
@@ -237,6 +243,9 @@ type fileFacts struct {
 	folderStem string
 	lowValue   bool // a test, example, benchmark, vendored or generated file
 	doc        bool // documentation
+	// superseded is the version folder (v1, v3) the file sits in when the
+	// same parent holds a newer one; set by markSuperseded.
+	superseded string
 }
 
 var nameSeparators = strings.NewReplacer("_", "", "-", "")
@@ -312,6 +321,17 @@ func queryMentionsTests(q Query) bool { return q.mentions(testWords) }
 // which case prose files are not demoted below code.
 func queryMentionsDocs(q Query) bool { return q.mentions(docWords) }
 
+// mentionsWord reports whether the query has the word, as typed but
+// lower-cased.
+func (q Query) mentionsWord(text string) bool {
+	for _, w := range q.Words {
+		if w.Text == text {
+			return true
+		}
+	}
+	return false
+}
+
 func (q Query) mentions(stems map[string]bool) bool {
 	for _, w := range q.Words {
 		if stems[w.Stem] {
@@ -342,6 +362,49 @@ func isLowValuePath(p string) bool {
 		strings.HasSuffix(lowerStem, ".test") || strings.HasSuffix(lowerStem, ".spec") ||
 		strings.HasSuffix(lowerStem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
 		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2")
+}
+
+// markSuperseded finds code kept for an older major version: a file under
+// a version folder (v1, v3) whose parent also holds a newer one (v4) —
+// zod's src/v3 beside src/v4, a Go module's v2/ beside v3/. Such copies
+// usually answer the same words as the current code, and a user asking
+// about the library means the current one unless the query names the
+// version. Version folders without a newer sibling (api/v1 alone) are
+// not marked.
+func markSuperseded(files []store.FileRow, facts []*fileFacts) {
+	newest := map[string]int{} // parent folder → highest version folder in it
+	forEachVersionFolder := func(p string, fn func(parent, folder string, version int)) {
+		for start := 0; ; {
+			i := strings.IndexByte(p[start:], '/')
+			if i < 0 {
+				return
+			}
+			seg := p[start : start+i]
+			if len(seg) > 1 && (seg[0] == 'v' || seg[0] == 'V') {
+				if n, err := strconv.Atoi(seg[1:]); err == nil && n >= 0 {
+					fn(p[:max(start-1, 0)], seg, n)
+				}
+			}
+			start += i + 1
+		}
+	}
+	for _, f := range files {
+		forEachVersionFolder(f.Path, func(parent, _ string, n int) {
+			if v, ok := newest[parent]; !ok || n > v {
+				newest[parent] = n
+			}
+		})
+	}
+	if len(newest) == 0 {
+		return
+	}
+	for i, f := range files {
+		forEachVersionFolder(f.Path, func(parent, folder string, n int) {
+			if n < newest[parent] && facts[i].superseded == "" {
+				facts[i].superseded = strings.ToLower(folder)
+			}
+		})
+	}
 }
 
 // addFileEvidence lifts each chunk of one file, given best first, by the

@@ -309,3 +309,44 @@ func TestScoreFiles(t *testing.T) {
 		t.Errorf("with only a.go's chunks on top, scored files = %v, want a.go alone", got)
 	}
 }
+
+func TestMarkSuperseded(t *testing.T) {
+	tests := []struct {
+		name  string
+		paths []string
+		want  []string // superseded folder per path, "" for current code
+	}{
+		{"older version beside a newer one",
+			[]string{"src/v3/types.ts", "src/v4/core/schemas.ts", "src/index.ts"},
+			[]string{"v3", "", ""}},
+		{"a lone version folder is current",
+			[]string{"api/v1/types.go", "api/server.go"},
+			[]string{"", ""}},
+		{"versions compare as numbers, per parent",
+			[]string{"v2/a.go", "v10/a.go", "pkg/v1/b.go", "pkg/v2beta/b.go"},
+			[]string{"v2", "", "", ""}},
+		{"a file named like a version is not a folder",
+			[]string{"v1", "v2/x.go"},
+			[]string{"", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := make([]store.FileRow, len(tt.paths))
+			facts := make([]*fileFacts, len(tt.paths))
+			for i, p := range tt.paths {
+				files[i] = store.FileRow{Path: p}
+				facts[i] = newFileFacts(p, "")
+			}
+			markSuperseded(files, facts)
+			for i, f := range facts {
+				if f.superseded != tt.want[i] {
+					t.Errorf("%s: superseded = %q, want %q", tt.paths[i], f.superseded, tt.want[i])
+				}
+			}
+		})
+	}
+	// Naming the version keeps its code in place.
+	if !Analyze("v3 compatibility error types").mentionsWord("v3") || Analyze("error types").mentionsWord("v3") {
+		t.Error("mentionsWord")
+	}
+}
