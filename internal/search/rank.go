@@ -364,46 +364,74 @@ func isLowValuePath(p string) bool {
 		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2")
 }
 
-// markSuperseded finds code kept for an older major version: a file under
-// a version folder (v1, v3) whose parent also holds a newer one (v4) —
-// zod's src/v3 beside src/v4, a Go module's v2/ beside v3/. Such copies
-// usually answer the same words as the current code, and a user asking
-// about the library means the current one unless the query names the
-// version. Version folders without a newer sibling (api/v1 alone) are
-// not marked.
+// markSuperseded finds code kept for an older major version, in a version
+// folder (v1, v3) that either
+//   - sits beside a newer one: zod's src/v3 beside src/v4, a Go module's
+//     v2/ beside v3/; or
+//   - mirrors its parent folder's files, at least three and half of its
+//     own: pydantic/v1/fields.py beside pydantic/fields.py, the previous
+//     major version shipped inside the current one.
+//
+// Such copies answer the same words as the current code, and a user asking
+// about a library means its current version unless the query names the
+// older one. A version folder that is neither (api/v1 holding the only
+// API) is current code.
 func markSuperseded(files []store.FileRow, facts []*fileFacts) {
+	type folder struct {
+		newestSibling int // the highest version among the folder's siblings, itself included
+		files         int // files directly inside
+		mirrored      int // of those, how many have a namesake directly in the parent
+	}
+	folders := map[string]*folder{} // version folder path → facts
+	paths := make(map[string]bool, len(files))
+	for _, f := range files {
+		paths[f.Path] = true
+	}
 	newest := map[string]int{} // parent folder → highest version folder in it
-	forEachVersionFolder := func(p string, fn func(parent, folder string, version int)) {
-		for start := 0; ; {
-			i := strings.IndexByte(p[start:], '/')
-			if i < 0 {
-				return
+	for _, f := range files {
+		eachVersionFolder(f.Path, func(dir, parent string, version int) {
+			if v, ok := newest[parent]; !ok || version > v {
+				newest[parent] = version
 			}
-			seg := p[start : start+i]
-			if len(seg) > 1 && (seg[0] == 'v' || seg[0] == 'V') {
-				if n, err := strconv.Atoi(seg[1:]); err == nil && n >= 0 {
-					fn(p[:max(start-1, 0)], seg, n)
+			fo := folders[dir]
+			if fo == nil {
+				fo = &folder{}
+				folders[dir] = fo
+			}
+			if rest := f.Path[len(dir)+1:]; !strings.Contains(rest, "/") {
+				fo.files++
+				if paths[path.Join(parent, rest)] {
+					fo.mirrored++
 				}
 			}
-			start += i + 1
-		}
-	}
-	for _, f := range files {
-		forEachVersionFolder(f.Path, func(parent, _ string, n int) {
-			if v, ok := newest[parent]; !ok || n > v {
-				newest[parent] = n
-			}
 		})
-	}
-	if len(newest) == 0 {
-		return
 	}
 	for i, f := range files {
-		forEachVersionFolder(f.Path, func(parent, folder string, n int) {
-			if n < newest[parent] && facts[i].superseded == "" {
-				facts[i].superseded = strings.ToLower(folder)
+		eachVersionFolder(f.Path, func(dir, parent string, version int) {
+			fo := folders[dir]
+			older := version < newest[parent] || (fo.mirrored >= 3 && 2*fo.mirrored >= fo.files)
+			if older && facts[i].superseded == "" {
+				facts[i].superseded = strings.ToLower(path.Base(dir))
 			}
 		})
+	}
+}
+
+// eachVersionFolder calls fn for every folder of p named like a version
+// (v1, V2, v10), with the folder's path, its parent's, and the number.
+func eachVersionFolder(p string, fn func(dir, parent string, version int)) {
+	for start := 0; ; {
+		i := strings.IndexByte(p[start:], '/')
+		if i < 0 {
+			return
+		}
+		seg := p[start : start+i]
+		if len(seg) > 1 && (seg[0] == 'v' || seg[0] == 'V') {
+			if n, err := strconv.Atoi(seg[1:]); err == nil && n >= 0 {
+				fn(p[:start+i], p[:max(start-1, 0)], n)
+			}
+		}
+		start += i + 1
 	}
 }
 

@@ -328,6 +328,17 @@ func TestMarkSuperseded(t *testing.T) {
 		{"a file named like a version is not a folder",
 			[]string{"v1", "v2/x.go"},
 			[]string{"", ""}},
+		{"a version folder mirroring its parent is an older copy",
+			[]string{"pkg/fields.py", "pkg/main.py", "pkg/types.py", "pkg/new.py",
+				"pkg/v1/fields.py", "pkg/v1/main.py", "pkg/v1/types.py", "pkg/v1/old.py", "pkg/v1/sub/deep.py"},
+			[]string{"", "", "", "", "v1", "v1", "v1", "v1", "v1"}},
+		{"mirroring two files is not enough",
+			[]string{"api/types.go", "api/doc.go", "api/v1/types.go", "api/v1/doc.go", "api/v1/service.go"},
+			[]string{"", "", "", "", ""}},
+		{"mirroring a minority of its files is not enough",
+			[]string{"a/x.go", "a/y.go", "a/z.go", "a/v1/x.go", "a/v1/y.go", "a/v1/z.go",
+				"a/v1/p.go", "a/v1/q.go", "a/v1/r.go", "a/v1/s.go"},
+			[]string{"", "", "", "", "", "", "", "", "", ""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
