@@ -342,18 +342,26 @@ func (q Query) mentions(stems map[string]bool) bool {
 }
 
 // lowValueDirs are folders whose code is rarely what a search for
-// behaviour wants: tests, examples, benchmarks, vendored code.
-var lowValueDirs = []string{"test/", "tests/", "__tests__/", "spec/", "specs/", "testdata/", "testing/",
-	"example/", "examples/", "benchmark/", "benchmarks/", "bench/", "vendor/", "third_party/", "fixtures/", "docs_src/"}
+// behaviour wants: tests, examples, benchmarks, vendored code. A leading
+// underscore does not change what a folder holds (Go's tools skip
+// _examples/, Jest's __tests__/), so names are compared without it.
+var lowValueDirs = map[string]bool{"test": true, "tests": true, "spec": true, "specs": true, "testdata": true,
+	"testing": true, "example": true, "examples": true, "benchmark": true, "benchmarks": true, "bench": true,
+	"vendor": true, "third_party": true, "fixtures": true, "docs_src": true}
 
 // isLowValuePath reports tests, examples, benchmarks, vendored and
 // generated code.
 func isLowValuePath(p string) bool {
 	lower := strings.ToLower(p)
-	for _, dir := range lowValueDirs {
-		if strings.HasPrefix(lower, dir) || strings.Contains(lower, "/"+dir) {
+	for rest := lower; ; {
+		dir, after, found := strings.Cut(rest, "/")
+		if !found {
+			break
+		}
+		if lowValueDirs[strings.Trim(dir, "_")] {
 			return true
 		}
+		rest = after
 	}
 	base := path.Base(p)
 	stem := strings.TrimSuffix(base, path.Ext(base))

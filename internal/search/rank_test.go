@@ -115,6 +115,7 @@ func TestLowValuePaths(t *testing.T) {
 		"src/main/java/GsonTest.java": true, "lib/router.spec.ts": true, "vendor/x/y.go": true,
 		"examples/basic/main.go": true, "src/latest.go": false, "contest/main.go": false,
 		"api/v1/types.pb.go": true, "docs_src/tutorial/app.py": true,
+		"_examples/rest/main.go": true, "src/__tests__/a.ts": true, "tests.go": false, "latest/x.go": false,
 	}
 	for p, want := range tests {
 		if got := isLowValuePath(p); got != want {
