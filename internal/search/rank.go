@@ -3,7 +3,6 @@ package search
 import (
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/lore-dev/lore/internal/lang"
@@ -386,9 +385,8 @@ func isLowValuePath(p string) bool {
 // API) is current code.
 func markSuperseded(files []store.FileRow, facts []*fileFacts) {
 	type folder struct {
-		newestSibling int // the highest version among the folder's siblings, itself included
-		files         int // files directly inside
-		mirrored      int // of those, how many have a namesake directly in the parent
+		files    int // files directly inside
+		mirrored int // of those, how many have a namesake directly in the parent
 	}
 	folders := map[string]*folder{} // version folder path → facts
 	paths := make(map[string]bool, len(files))
@@ -433,14 +431,26 @@ func eachVersionFolder(p string, fn func(dir, parent string, version int)) {
 		if i < 0 {
 			return
 		}
-		seg := p[start : start+i]
-		if len(seg) > 1 && (seg[0] == 'v' || seg[0] == 'V') {
-			if n, err := strconv.Atoi(seg[1:]); err == nil && n >= 0 {
-				fn(p[:start+i], p[:max(start-1, 0)], n)
-			}
+		if n, ok := versionNumber(p[start : start+i]); ok {
+			fn(p[:start+i], p[:max(start-1, 0)], n)
 		}
 		start += i + 1
 	}
+}
+
+// versionNumber reads a folder name like v1, V2 or v10.
+func versionNumber(name string) (int, bool) {
+	if len(name) < 2 || len(name) > 6 || (name[0] != 'v' && name[0] != 'V') {
+		return 0, false
+	}
+	n := 0
+	for _, c := range name[1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // addFileEvidence lifts each chunk of one file, given best first, by the
