@@ -229,6 +229,7 @@ func TestDevAblation(t *testing.T) {
 	}{
 		{"tests/examples demoted", &weights.lowValuePath},
 		{"older version folders demoted", &weights.supersededPath},
+		{"headers beside their source demoted", &weights.headerBeside},
 		{"docs demoted for code queries", &weights.docFile},
 		{"same-file diversification", &weights.sameFileDecay},
 	}

@@ -102,6 +102,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 		slots[f.ID] = int32(i)
 	}
 	markSuperseded(files, snap.facts)
+	markHeadersBesideSources(files, snap.facts)
 	snap.chunkFile = make([]int32, len(meta))
 	for pos, m := range meta {
 		snap.chunkFile[pos] = slots[m.FileID]

@@ -31,6 +31,7 @@ type weightSet struct {
 	fileCoverage    float64 // within fileLevel: share of query words found anywhere in the file
 	lowValuePath    float64 // multiplier for tests, examples, vendored and generated code
 	supersededPath  float64 // multiplier for code under an older version folder (v3/ beside v4/)
+	headerBeside    float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
 	docFile         float64 // multiplier for documentation when the query is about code
 	sameFileDecay   float64 // multiplier per earlier result from the same file
 
@@ -67,6 +68,7 @@ var weights = weightSet{
 	fileCoverage:    0.25,
 	lowValuePath:    0.6,
 	supersededPath:  0.6,
+	headerBeside:    0.6,
 	docFile:         0.7,
 	sameFileDecay:   0.4,
 
@@ -152,6 +154,9 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		}
 		if facts.superseded != "" && !q.mentionsWord(facts.superseded) {
 			m *= weights.supersededPath
+		}
+		if facts.declares && !q.Symbolic {
+			m *= weights.headerBeside
 		}
 		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus})
 	}
@@ -245,6 +250,9 @@ type fileFacts struct {
 	// superseded is the version folder (v1, v3) the file sits in when the
 	// same parent holds a newer one; set by markSuperseded.
 	superseded string
+	// declares is set on a C/C++ header whose implementation file sits
+	// beside it (idna.h next to idna.c); set by markHeadersBesideSources.
+	declares bool
 }
 
 var nameSeparators = strings.NewReplacer("_", "", "-", "")
@@ -451,6 +459,34 @@ func versionNumber(name string) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
+}
+
+// markHeadersBesideSources finds C and C++ headers whose implementation
+// file sits beside them with the same name (idna.h next to idna.c). A
+// query describing behaviour wants the code that does it, not the
+// declarations; a symbol query is left alone, since a type is usually
+// declared in its header. Headers without a source of their own (uv.h, a
+// header-only library) are the implementation and are not marked.
+func markHeadersBesideSources(files []store.FileRow, facts []*fileFacts) {
+	paths := make(map[string]bool, len(files))
+	for _, f := range files {
+		paths[f.Path] = true
+	}
+	for i, f := range files {
+		ext := path.Ext(f.Path)
+		switch ext {
+		case ".h", ".hh", ".hpp", ".hxx":
+		default:
+			continue
+		}
+		stem := strings.TrimSuffix(f.Path, ext)
+		for _, src := range []string{".c", ".cc", ".cpp", ".cxx", ".m", ".mm"} {
+			if paths[stem+src] {
+				facts[i].declares = true
+				break
+			}
+		}
+	}
 }
 
 // addFileEvidence lifts each chunk of one file, given best first, by the

@@ -365,3 +365,21 @@ func TestMarkSuperseded(t *testing.T) {
 		t.Error("mentionsWord")
 	}
 }
+
+func TestMarkHeadersBesideSources(t *testing.T) {
+	paths := []string{"src/idna.h", "src/idna.c", "include/uv.h", "src/unix/internal.h",
+		"lib/widget.hpp", "lib/widget.cpp", "src/a.h", "other/a.c", "README.h"}
+	want := []bool{true, false, false, false, true, false, false, false, false}
+	files := make([]store.FileRow, len(paths))
+	facts := make([]*fileFacts, len(paths))
+	for i, p := range paths {
+		files[i] = store.FileRow{Path: p}
+		facts[i] = newFileFacts(p, "")
+	}
+	markHeadersBesideSources(files, facts)
+	for i, f := range facts {
+		if f.declares != want[i] {
+			t.Errorf("%s: declares = %v, want %v", paths[i], f.declares, want[i])
+		}
+	}
+}
