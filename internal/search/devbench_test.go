@@ -218,6 +218,7 @@ func TestDevAblation(t *testing.T) {
 		{"exact symbol", &weights.exactSymbol},
 		{"type definition", &weights.typeDefinition},
 		{"file named after a query word", &weights.fileNameExact},
+		{"file named after the first word", &weights.fileNameSubject},
 		{"folder named after a query word", &weights.folderNameExact},
 		{"definition kind", &weights.definition},
 		{"file evidence (best other chunk)", &weights.fileEvidence},

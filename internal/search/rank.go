@@ -24,6 +24,7 @@ type weightSet struct {
 	exactSymbol     float64 // the chunk defines exactly the identifier the query names
 	typeDefinition  float64 // a capitalised query word and a chunk that defines a type
 	fileNameExact   float64 // the file is named exactly after a query word (Functor.scala for "Functor")
+	fileNameSubject float64 // ... after the query's first word, which usually names its subject
 	folderNameExact float64 // the file's folder is named after a query word (middleware/ for "… middleware")
 	definition      float64 // the chunk is a definition, not a loose block
 	fileEvidence    float64 // best other chunk of the same file
@@ -61,6 +62,7 @@ var weights = weightSet{
 	exactSymbol:     1.0,
 	typeDefinition:  0.2,
 	fileNameExact:   0.5,
+	fileNameSubject: 0.3,
 	folderNameExact: 0.15,
 	definition:      0.1,
 	fileEvidence:    0.4,
@@ -140,6 +142,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		nameShare := weights.fileName * wordShare(q, c.nameHit)
 		s -= nameShare
 		bonus := nameShare + weights.fileNameExact*namedAfterQuery(q, facts.base, facts.baseStem) +
+			weights.fileNameSubject*namedAfterSubject(q, facts.base, facts.baseStem) +
 			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)
 		s += weights.definition * definitionKind(row.Kind)
 		if f := files[slot]; f != nil {
@@ -228,7 +231,7 @@ func namedAfterQuery(q Query, base, baseStem string) float64 {
 		return 0
 	}
 	for _, w := range q.Words {
-		if base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem) {
+		if names(w, base, baseStem) {
 			return 1
 		}
 	}
@@ -236,6 +239,27 @@ func namedAfterQuery(q Query, base, baseStem string) float64 {
 		return 1
 	}
 	return 0
+}
+
+// namedAfterSubject is 1 when the file is named after the first word of a
+// query of several: a search phrase usually names the thing sought first
+// and qualifies it after ("ssh agent plugin for managing keys", "JSON
+// request binding"), so of two files named after query words, the one
+// named after the first is the likelier answer.
+func namedAfterSubject(q Query, base, baseStem string) float64 {
+	if len(q.Words) < 2 || base == "" {
+		return 0
+	}
+	if names(q.Words[0], base, baseStem) {
+		return 1
+	}
+	return 0
+}
+
+// names reports whether a file or folder name (lower-cased, without
+// separators, and its stem) is the word, its stem or an abbreviation.
+func names(w Word, base, baseStem string) bool {
+	return base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem)
 }
 
 // fileFacts are what the ranking needs to know of a file's path, computed

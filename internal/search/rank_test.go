@@ -383,3 +383,22 @@ func TestMarkHeadersBesideSources(t *testing.T) {
 		}
 	}
 }
+
+func TestNamedAfterSubject(t *testing.T) {
+	tests := []struct {
+		query, file string
+		want        float64
+	}{
+		{"ssh agent plugin for managing keys", "plugins/ssh.plugin.bash", 1},
+		{"ssh agent plugin for managing keys", "plugins/agent.plugin.bash", 0},
+		{"JSON request binding", "binding/json.go", 1},
+		{"configuration loading", "cfg.go", 1}, // an abbreviation of the first word
+		{"router", "router.go", 0},             // a one-word query has no subject to prefer
+	}
+	for _, tt := range tests {
+		f := newFileFacts(tt.file, "")
+		if got := namedAfterSubject(Analyze(tt.query), f.base, f.baseStem); got != tt.want {
+			t.Errorf("namedAfterSubject(%q, %q) = %v, want %v", tt.query, tt.file, got, tt.want)
+		}
+	}
+}
