@@ -171,6 +171,8 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The first term read is the first word's stem (lookupTerms).
+	q.subjectShare = float64(len(hits[0])) / float64(max(snap.lens.Len(), 1))
 	cands := scoreLexical(q, terms, hits, snap, only)
 	preScore(q, cands)
 	w := DefaultSemanticWeight

@@ -21,6 +21,9 @@ type Query struct {
 	// runTogether are adjacent words written as one ("hash map" →
 	// "hashmap"), the way a file or identifier may name them.
 	runTogether []string
+	// subjectShare is the share of chunks in which the first word occurs,
+	// known once its posting list is read.
+	subjectShare float64
 }
 
 // Word is one identifier or word of the query.

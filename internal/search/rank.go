@@ -25,6 +25,7 @@ type weightSet struct {
 	typeDefinition  float64 // a capitalised query word and a chunk that defines a type
 	fileNameExact   float64 // the file is named exactly after a query word (Functor.scala for "Functor")
 	fileNameSubject float64 // ... after the query's first word, which usually names its subject
+	subjectMaxShare float64 // a first word in more than this share of chunks names no subject
 	folderNameExact float64 // the file's folder is named after a query word (middleware/ for "… middleware")
 	definition      float64 // the chunk is a definition, not a loose block
 	fileEvidence    float64 // best other chunk of the same file
@@ -63,6 +64,7 @@ var weights = weightSet{
 	typeDefinition:  0.2,
 	fileNameExact:   0.5,
 	fileNameSubject: 0.3,
+	subjectMaxShare: 0.25,
 	folderNameExact: 0.15,
 	definition:      0.1,
 	fileEvidence:    0.4,
@@ -245,9 +247,12 @@ func namedAfterQuery(q Query, base, baseStem string) float64 {
 // query of several: a search phrase usually names the thing sought first
 // and qualifies it after ("ssh agent plugin for managing keys", "JSON
 // request binding"), so of two files named after query words, the one
-// named after the first is the likelier answer.
+// named after the first is the likelier answer. A first word found in a
+// large share of the chunks names the project or its domain rather than
+// a subject ("how chi resolves…" in chi, "middleware" in a middleware
+// library) and earns nothing.
 func namedAfterSubject(q Query, base, baseStem string) float64 {
-	if len(q.Words) < 2 || base == "" {
+	if len(q.Words) < 2 || base == "" || q.subjectShare > weights.subjectMaxShare {
 		return 0
 	}
 	if names(q.Words[0], base, baseStem) {

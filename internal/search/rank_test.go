@@ -401,4 +401,10 @@ func TestNamedAfterSubject(t *testing.T) {
 			t.Errorf("namedAfterSubject(%q, %q) = %v, want %v", tt.query, tt.file, got, tt.want)
 		}
 	}
+	// A first word found nearly everywhere names the project, not a subject.
+	q := Analyze("chi route parameters")
+	q.subjectShare = 0.6
+	if f := newFileFacts("chi.go", ""); namedAfterSubject(q, f.base, f.baseStem) != 0 {
+		t.Error("a common first word still counted as the subject")
+	}
 }
