@@ -405,7 +405,8 @@ func isLowValuePath(p string) bool {
 	return strings.HasSuffix(lowerStem, "_test") || strings.HasPrefix(lowerStem, "test_") ||
 		strings.HasSuffix(lowerStem, ".test") || strings.HasSuffix(lowerStem, ".spec") ||
 		strings.HasSuffix(lowerStem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
-		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2")
+		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2") ||
+		isStubName(lowerStem)
 }
 
 // markSuperseded finds code kept for an older major version, in a version
@@ -552,4 +553,16 @@ func diversify(chunks []scored) {
 			s.score *= weights.sameFileDecay
 		}
 	}
+}
+
+// isStubName reports file names of stand-ins rather than implementations:
+// stubs, mocks and fakes (darwin-stub.h, mock_store.go, fake_clock.py).
+func isStubName(stem string) bool {
+	for _, part := range strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch part {
+		case "stub", "stubs", "mock", "mocks", "fake", "fakes":
+			return true
+		}
+	}
+	return false
 }

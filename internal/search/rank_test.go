@@ -116,6 +116,8 @@ func TestLowValuePaths(t *testing.T) {
 		"examples/basic/main.go": true, "src/latest.go": false, "contest/main.go": false,
 		"api/v1/types.pb.go": true, "docs_src/tutorial/app.py": true,
 		"_examples/rest/main.go": true, "src/__tests__/a.ts": true, "tests.go": false, "latest/x.go": false,
+		"src/unix/darwin-stub.h": true, "store/mock_store.go": true, "clock/fake_clock.py": true,
+		"src/stubborn.c": false, "mockingbird.go": false,
 	}
 	for p, want := range tests {
 		if got := isLowValuePath(p); got != want {
