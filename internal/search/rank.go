@@ -150,19 +150,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		if f := files[slot]; f != nil {
 			bonus += weights.fileLevel * f.score
 		}
-		m := 1.0
-		if !wantsTests && facts.lowValue {
-			m *= weights.lowValuePath
-		}
-		if !wantsDocs && facts.doc {
-			m *= weights.docFile
-		}
-		if facts.superseded != "" && !q.mentionsWord(facts.superseded) {
-			m *= weights.supersededPath
-		}
-		if facts.declares && !q.Symbolic {
-			m *= weights.headerBeside
-		}
+		m := fileMultiplier(q, facts, wantsTests, wantsDocs)
 		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus})
 	}
 	// File evidence and diversity both work file by file: group each
@@ -176,6 +164,27 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 	eachFile(out, addFileEvidence)
 	eachFile(out, diversify)
 	return out
+}
+
+// fileMultiplier is the product of the demotions that apply to a whole
+// file for this query: tests and other low-value code, documentation,
+// code of an older version, a header whose source sits beside it. Each
+// yields when the query asks for what it demotes.
+func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
+	m := 1.0
+	if f.lowValue && !wantsTests {
+		m *= weights.lowValuePath
+	}
+	if f.doc && !wantsDocs {
+		m *= weights.docFile
+	}
+	if f.superseded != "" && !q.mentionsWord(f.superseded) {
+		m *= weights.supersededPath
+	}
+	if f.declares && !q.Symbolic {
+		m *= weights.headerBeside
+	}
+	return m
 }
 
 // eachFile calls fn with each run of chunks of one file in s.
