@@ -410,3 +410,27 @@ func TestNamedAfterSubject(t *testing.T) {
 		t.Error("a common first word still counted as the subject")
 	}
 }
+
+func TestFileMultiplier(t *testing.T) {
+	tests := []struct {
+		name       string
+		query      string
+		facts      fileFacts
+		wantsTests bool
+		want       float64
+	}{
+		{"plain code", "router", fileFacts{}, false, 1},
+		{"a test file", "router", fileFacts{lowValue: true}, false, weights.lowValuePath},
+		{"a test file when tests are asked for", "router tests", fileFacts{lowValue: true}, true, 1},
+		{"an older version", "error types", fileFacts{superseded: "v3"}, false, weights.supersededPath},
+		{"an older version the query names", "v3 error types", fileFacts{superseded: "v3"}, false, 1},
+		{"a header beside its source, prose query", "domain name encoding", fileFacts{declares: true}, false, weights.headerBeside},
+		{"a header beside its source, symbol query", "uv_idna_toascii", fileFacts{declares: true}, false, 1},
+		{"demotions multiply", "error types", fileFacts{lowValue: true, superseded: "v1"}, false, weights.lowValuePath * weights.supersededPath},
+	}
+	for _, tt := range tests {
+		if got := fileMultiplier(Analyze(tt.query), &tt.facts, tt.wantsTests, false); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: fileMultiplier = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
