@@ -154,10 +154,12 @@ func (r *Root) Resolve(rel string) (string, error) {
 	}
 	real, rerr := r.realPath(parts)
 	if rerr != nil {
-		return "", rerr.With("path", rel)
+		return "", errs.New(rerr.Kind, rerr.Code, "path %q cannot be resolved: %s", rel, rerr.Message).With("path", rel).Wrap(rerr.Err)
 	}
 	if !r.contains(real) {
-		return "", outsideRoot(rel, "it leads to %s", real)
+		// Never say where: the real location is the server's business
+		// (a link to /proc/self/cwd would reveal its working folder).
+		return "", outsideRoot(rel, "it leads outside the root")
 	}
 	return real, nil
 }
@@ -285,11 +287,11 @@ func (r *Root) realPath(parts []string) (string, *errs.Error) {
 		}
 		hops++
 		if hops > maxSymlinkHops {
-			return "", errs.New(errs.Internal, CodeUnreadable, "too many levels of symbolic links at %s", next)
+			return "", errs.New(errs.Internal, CodeUnreadable, "too many levels of symbolic links")
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return "", errs.New(errs.Internal, CodeUnreadable, "reading symlink %s: %v", next, err).Wrap(err)
+			return "", errs.New(errs.Internal, CodeUnreadable, "cannot read a symbolic link on the way").Wrap(err)
 		}
 		target = filepath.FromSlash(target)
 		if filepath.IsAbs(target) {

@@ -31,6 +31,7 @@ const (
 	SkipSymlinkOutside = "symlink target outside root"
 	SkipSymlinkBroken  = "broken symlink"
 	SkipSymlinkLoop    = "symlink loop"
+	SkipSymlinkHidden  = "symlink target hidden or ignored"
 	SkipUnreadable     = "unreadable"
 )
 
@@ -138,12 +139,28 @@ func (r *Root) Ignored(rel string, isDir bool) bool {
 
 // IgnoredWith is Ignored for the given options (only SkipDirs,
 // NoDefaultSkips and IncludeHidden matter).
+//
+// A path that leads through symlinks is also judged where it leads: it is
+// ignored when its real location is outside the root, hidden or ignored.
 func (r *Root) IgnoredWith(opts WalkOptions, rel string, isDir bool) bool {
 	parts, err := splitRel(rel)
 	if err != nil {
 		return true
 	}
-	return !r.newWalker(opts).descend(parts, isDir)
+	if !r.newWalker(opts).descend(parts, isDir) {
+		return true
+	}
+	real, rerr := r.realPath(parts)
+	if rerr != nil {
+		return true // a link loop leads nowhere visible
+	}
+	if real == r.lexicalPath(parts) {
+		return false
+	}
+	if info, err := os.Stat(real); err == nil {
+		isDir = info.IsDir()
+	}
+	return !r.newRealView(opts).visible(real, isDir)
 }
 
 // walker holds the state of one walk: options and the stack of ignore
@@ -155,6 +172,7 @@ type walker struct {
 	rules    []skipRule
 	patterns []gitignore.Pattern // increasing priority
 	scratch  []string            // reused path buffer for pattern matching
+	view     *realView           // judges where symlinks lead; see realView
 }
 
 func (r *Root) newWalker(opts WalkOptions) *walker {
@@ -207,6 +225,9 @@ func (w *walker) start(rel string) (*dir, []os.DirEntry, error) {
 	}
 	if !w.descend(parts, true) {
 		return nil, nil, nil
+	}
+	if real != w.root.lexicalPath(parts) && !w.realView().visible(real, true) {
+		return nil, nil, nil // reached through a link into a hidden or ignored place
 	}
 	entries, err := os.ReadDir(real)
 	if err != nil {
@@ -305,6 +326,7 @@ func (w *walker) walk(ctx context.Context, d *dir, entries []os.DirEntry, fn fun
 // read, because some skip rules look inside them.
 func (w *walker) visibleItems(d *dir, entries []os.DirEntry) []item {
 	siblings := func() []string { return entryNames(entries) }
+	linked := d.real != d.abs // reached through a symlink
 	var items []item
 	for _, e := range entries {
 		name := e.Name()
@@ -337,12 +359,21 @@ func (w *walker) visibleItems(d *dir, entries []os.DirEntry) []item {
 				w.skipped(it.rel, SkipNotRegular)
 				continue
 			}
+			if !w.realView().visible(real, info.IsDir()) {
+				w.skipped(it.rel, SkipSymlinkHidden)
+				continue
+			}
 			it.info, it.isDir, it.real = info, info.IsDir(), real
 		case mode.IsDir():
 			it.isDir, it.real = true, filepath.Join(d.real, name)
 		case mode.IsRegular():
 		default:
 			w.skipped(it.rel, SkipNotRegular)
+			continue
+		}
+		// Inside a linked folder the rules of the real location apply too:
+		// "lnk -> src" must not show what src's own ignore rules hide.
+		if linked && mode&fs.ModeSymlink == 0 && !w.realView().visible(filepath.Join(d.real, name), it.isDir) {
 			continue
 		}
 		w.scratch = append(append(w.scratch[:0], d.comps...), name)

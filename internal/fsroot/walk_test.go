@@ -508,7 +508,7 @@ func TestIgnored(t *testing.T) {
 		{"build", true, true},
 		{"build", false, false}, // "build/" is dir-only
 		{"build/out.js", false, true},
-		{"link-to-build", true, false}, // judged by its own name, not its target's
+		{"link-to-build", true, true}, // judged by where it leads: build/ is ignored
 		{"node_modules", true, true},
 		{"node_modules/x/y.js", false, true},
 		{"target", true, true},

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/fsroot"
 )
 
 // MaxFileSize is the largest spec file Discover reads; a larger one is
@@ -33,7 +34,11 @@ func Discover(root, specsDir string) ([]Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolving root %s: %w", root, err)
 	}
-	d := &discoverer{root: root, realRoot: realRoot, seen: map[string]bool{}}
+	fsr, err := fsroot.Open(realRoot)
+	if err != nil {
+		return nil, fmt.Errorf("opening root %s: %w", root, err)
+	}
+	d := &discoverer{root: root, realRoot: realRoot, fsr: fsr, seen: map[string]bool{}}
 	if specsDir == "" {
 		d.scanBase("", false)
 	} else {
@@ -50,8 +55,9 @@ func Discover(root, specsDir string) ([]Spec, error) {
 }
 
 type discoverer struct {
-	root     string // as given
-	realRoot string // with symbolic links resolved, for confinement checks
+	root     string       // as given
+	realRoot string       // with symbolic links resolved, for confinement checks
+	fsr      *fsroot.Root // what is hidden or ignored, also through links
 	seen     map[string]bool
 	specs    []Spec
 }
@@ -108,6 +114,9 @@ func (d *discoverer) checkSpecsDir(specsDir string) (string, error) {
 	if !inside {
 		return "", outside
 	}
+	if d.fsr.Ignored(clean, true) {
+		return "", errs.New(errs.NotFound, "SPECS_DIR_NOT_FOUND", "Specs folder '%s' is hidden or ignored", specsDir)
+	}
 	info, err := os.Stat(real)
 	if err != nil {
 		return "", fmt.Errorf("reading specs folder %s: %w", specsDir, err)
@@ -139,7 +148,7 @@ func (d *discoverer) subdirs(rel string) []string {
 	var names []string
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") {
+		if strings.HasPrefix(name, ".") || d.fsr.Ignored(joinRel(rel, name), true) {
 			continue
 		}
 		if e.IsDir() || (e.Type()&fs.ModeSymlink != 0 && d.isDir(joinRel(rel, name))) {
@@ -226,14 +235,15 @@ func (d *discoverer) load(rel, id, kind string) (Spec, bool) {
 		spec.Warnings = append(spec.Warnings, "cannot read "+specFileName+": "+rootCause(err))
 		return spec, true
 	}
+	// A link is judged by where it leads: a spec.md whose real file is
+	// outside the root, hidden or ignored is as absent as that file.
+	if !inside || d.fsr.Ignored(rel, false) {
+		return Spec{}, false
+	}
 	if d.seen[real] {
 		return Spec{}, false
 	}
 	d.seen[real] = true
-	if !inside {
-		spec.Warnings = append(spec.Warnings, specFileName+" is a symbolic link that leads outside the root; not read")
-		return spec, true
-	}
 	content, err := readLimited(real)
 	switch {
 	case errors.Is(err, errNotRegular):
