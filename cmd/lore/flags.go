@@ -39,3 +39,14 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 	}
 }
+
+// listFlag is a flag that may be given several times (--allow-root A
+// --allow-root B); each value is kept in order.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}

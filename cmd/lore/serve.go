@@ -32,8 +32,10 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio (PORT or :PORT bind 127.0.0.1)")
 	specsDir := fs.String("specs-dir", "", "the served folder's specs folder, relative to it (default: openspec/ and specs/)")
 	configFile := fs.String("config", "", "config file (default: lore.toml in the working directory, if present)")
+	var allowRoots listFlag
+	fs.Var(&allowRoots, "allow-root", "one more folder the code tools may index and search (repeatable; the served root, CODE_ROOT and DOCS_ROOT always are)")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--toolsets LIST] [--read-only] [--http ADDR] [--config FILE] [--specs-dir DIR]")
+		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--http ADDR] [--config FILE] [--specs-dir DIR]")
 	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -54,7 +56,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 
 	// stdout belongs to the protocol on stdio: everything else goes to stderr.
 	logger := slog.New(slog.NewTextHandler(a.stderr, nil))
-	cfg, err := config.LoadServe(config.ServeInputs{Root: *rootFlag, ConfigFile: *configFile, DefaultVersion: buildVersion()})
+	cfg, err := config.LoadServe(config.ServeInputs{Root: *rootFlag, AllowRoots: allowRoots, ConfigFile: *configFile, DefaultVersion: buildVersion()})
 	if err != nil {
 		return err
 	}
@@ -69,6 +71,14 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	docsRoot, err := fsroot.Open(cfg.DocsRoot)
 	if err != nil {
 		return fmt.Errorf("%s: %w", config.EnvDocsRoot, err)
+	}
+	var extraRoots []*fsroot.Root
+	for _, dir := range cfg.AllowRoots {
+		r, err := fsroot.Open(dir)
+		if err != nil {
+			return fmt.Errorf("--allow-root: %w", err)
+		}
+		extraRoots = append(extraRoots, r)
 	}
 	chat, err := assist.ChatFromEnv(os.Getenv)
 	if err != nil {
@@ -93,7 +103,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	opts := mcp.Options{
 		Name: cfg.ServerName, Version: cfg.ServerVersion,
-		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot, SpecsDir: *specsDir,
+		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot, AllowRoots: extraRoots, SpecsDir: *specsDir,
 		Toolsets: sets, ReadOnly: *readOnly, IndexFor: indexFor, Logger: logger,
 	}
 	if chat != nil {
@@ -105,7 +115,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	defer srv.Close()
 	logger.Info("lore serve", "version", cfg.ServerVersion, "root", served.Path(), "code_root", codeRoot.Path(),
-		"docs_root", docsRoot.Path(), "toolsets", strings.Join(sets, ","), "read_only", *readOnly, "tools", strings.Join(srv.ToolNames(), ","))
+		"docs_root", docsRoot.Path(), "allow_roots", strings.Join(cfg.AllowRoots, ","), "toolsets", strings.Join(sets, ","), "read_only", *readOnly, "tools", strings.Join(srv.ToolNames(), ","))
 
 	if *httpAddr != "" {
 		return httpapi.Serve(ctx, httpapi.Options{

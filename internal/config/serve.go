@@ -36,11 +36,17 @@ type Serve struct {
 	ServerName    string // MCP_SERVER_NAME, else "lore"
 	ServerVersion string // MCP_SERVER_VERSION, else the build's version
 	ConfigFile    string // the config file that was read, "" if none
+
+	// AllowRoots are more folders the code tools may index and search
+	// (--allow-root, then the config file's allow_roots), absolute. The
+	// served root, CODE_ROOT and DOCS_ROOT are always allowed.
+	AllowRoots []string
 }
 
 // ServeInputs is what LoadServe resolves a Serve from.
 type ServeInputs struct {
 	Root           string              // --root; "" means "."
+	AllowRoots     []string            // --allow-root, repeatable; relative to WorkDir
 	ConfigFile     string              // --config; "" means lore.toml in WorkDir when it exists
 	WorkDir        string              // resolves relative paths; "" means the process's working directory
 	Getenv         func(string) string // nil means os.Getenv
@@ -54,6 +60,7 @@ type ServeInputs struct {
 //	docs_root = "docs"
 //	server_name = "lore"
 //	server_version = "1.2.3"
+//	allow_roots = ["../shared-libs"]  # more folders the code tools may index
 var serveFileKeys = map[string]string{
 	"code_root":      EnvCodeRoot,
 	"docs_root":      EnvDocsRoot,
@@ -86,7 +93,7 @@ func LoadServe(in ServeInputs) (*Serve, error) {
 		workDir = wd
 	}
 
-	fileSettings, configFile, err := readServeFile(in.ConfigFile, workDir)
+	fileSettings, fileAllowRoots, configFile, err := readServeFile(in.ConfigFile, workDir)
 	if err != nil {
 		return nil, err
 	}
@@ -127,30 +134,49 @@ func LoadServe(in ServeInputs) (*Serve, error) {
 	if cfg.ServerVersion == "" {
 		cfg.ServerVersion = "dev"
 	}
+	for _, dir := range in.AllowRoots {
+		abs, err := checkDir(setting{value: dir, origin: "flag", base: workDir}, "--allow-root")
+		if err != nil {
+			return nil, err
+		}
+		cfg.AllowRoots = append(cfg.AllowRoots, abs)
+	}
+	for _, s := range fileAllowRoots {
+		abs, err := checkDir(s, "allow_roots")
+		if err != nil {
+			return nil, err
+		}
+		cfg.AllowRoots = append(cfg.AllowRoots, abs)
+	}
 	return cfg, nil
 }
 
+// allowRootsKey is the [serve] key listing more allowed roots.
+const allowRootsKey = "allow_roots"
+
 // readServeFile reads the [serve] table of the config file: the explicit
-// one (which must exist) or lore.toml in workDir (skipped when absent).
-func readServeFile(explicit, workDir string) (map[string]setting, string, error) {
+// one (which must exist) or lore.toml in workDir (skipped when absent). It
+// returns the string settings by variable name, the allow_roots entries and
+// the file's path.
+func readServeFile(explicit, workDir string) (map[string]setting, []setting, string, error) {
 	path := explicit
 	if path == "" {
 		path = filepath.Join(workDir, DefaultConfigFile)
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, "", nil
+			return nil, nil, "", nil
 		}
 	} else if !filepath.IsAbs(path) {
 		path = filepath.Join(workDir, path)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("reading config file %s: %w", path, err)
+		return nil, nil, "", fmt.Errorf("reading config file %s: %w", path, err)
 	}
 	var doc struct {
 		Serve map[string]any `toml:"serve"`
 	}
 	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, "", fmt.Errorf("parsing config file %s: %w", path, err)
+		return nil, nil, "", fmt.Errorf("parsing config file %s: %w", path, err)
 	}
 	keys := make([]string, 0, len(doc.Serve))
 	for k := range doc.Serve {
@@ -158,21 +184,37 @@ func readServeFile(explicit, workDir string) (map[string]setting, string, error)
 	}
 	sort.Strings(keys)
 	settings := make(map[string]setting, len(keys))
+	var allowRoots []setting
 	for _, k := range keys {
+		origin := fmt.Sprintf("%s [serve] %s", path, k)
+		if k == allowRootsKey {
+			list, ok := doc.Serve[k].([]any)
+			if !ok {
+				return nil, nil, "", fmt.Errorf("config file %s: [serve] %s must be a list of folders, got %T", path, k, doc.Serve[k])
+			}
+			for _, item := range list {
+				dir, ok := item.(string)
+				if !ok || dir == "" {
+					return nil, nil, "", fmt.Errorf("config file %s: [serve] %s must list folder names, got %v", path, k, item)
+				}
+				allowRoots = append(allowRoots, setting{value: dir, origin: origin, base: filepath.Dir(path)})
+			}
+			continue
+		}
 		name, ok := serveFileKeys[k]
 		if !ok {
-			return nil, "", fmt.Errorf("config file %s: unknown key %q in [serve] (known: code_root, docs_root, server_name, server_version)", path, k)
+			return nil, nil, "", fmt.Errorf("config file %s: unknown key %q in [serve] (known: %s, code_root, docs_root, server_name, server_version)", path, k, allowRootsKey)
 		}
 		v, ok := doc.Serve[k].(string)
 		if !ok {
-			return nil, "", fmt.Errorf("config file %s: [serve] %s must be a string, got %T", path, k, doc.Serve[k])
+			return nil, nil, "", fmt.Errorf("config file %s: [serve] %s must be a string, got %T", path, k, doc.Serve[k])
 		}
 		if v == "" {
 			continue
 		}
-		settings[name] = setting{value: v, origin: fmt.Sprintf("%s [serve] %s", path, k), base: filepath.Dir(path)}
+		settings[name] = setting{value: v, origin: origin, base: filepath.Dir(path)}
 	}
-	return settings, path, nil
+	return settings, allowRoots, path, nil
 }
 
 // checkDir makes s absolute and checks that it is a directory lore can

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,9 @@ func TestLoadServe(t *testing.T) {
 	unknown := writeFile("unknown.toml", "[serve]\ncode_rot = \"../code\"\n")
 	badType := writeFile("badtype.toml", "[serve]\ncode_root = 3\n")
 	broken := writeFile("broken.toml", "[serve\n")
+	allow := writeFile("allow.toml", "[serve]\nallow_roots = [\"../docs\"]\n")
+	allowBad := writeFile("allowbad.toml", "[serve]\nallow_roots = \"../docs\"\n")
+	allowMissing := writeFile("allowmissing.toml", "[serve]\nallow_roots = [\"../gone\"]\n")
 
 	tests := []struct {
 		name    string
@@ -112,6 +116,26 @@ func TestLoadServe(t *testing.T) {
 			wantErr: []string{"code_root must be a string"},
 		},
 		{
+			name: "--allow-root, then the config file's allow_roots",
+			in:   ServeInputs{Root: "served", ConfigFile: allow, AllowRoots: []string{"code"}},
+			want: &Serve{Root: served, CodeRoot: served, DocsRoot: served, ServerName: "lore", ServerVersion: "dev", ConfigFile: allow, AllowRoots: []string{code, docs}},
+		},
+		{
+			name:    "--allow-root missing",
+			in:      ServeInputs{Root: "served", AllowRoots: []string{"gone"}},
+			wantErr: []string{"--allow-root=gone", "does not exist"},
+		},
+		{
+			name:    "allow_roots not a list",
+			in:      ServeInputs{Root: "served", ConfigFile: allowBad},
+			wantErr: []string{"allow_roots must be a list"},
+		},
+		{
+			name:    "allow_roots entry missing",
+			in:      ServeInputs{Root: "served", ConfigFile: allowMissing},
+			wantErr: []string{"allow_roots=../gone", "allowmissing.toml [serve] allow_roots", "does not exist"},
+		},
+		{
 			name:    "broken toml",
 			in:      ServeInputs{ConfigFile: broken},
 			wantErr: []string{"parsing config file", "broken.toml"},
@@ -137,7 +161,7 @@ func TestLoadServe(t *testing.T) {
 			if err != nil {
 				t.Fatalf("LoadServe: %v", err)
 			}
-			if *got != *tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("LoadServe = %+v\nwant        %+v", *got, *tt.want)
 			}
 		})

@@ -385,26 +385,33 @@ func renderHuman(out searchOutput) string {
 }
 
 // codeRoot resolves a code tool's path argument: "" and "." are the served
-// root, a relative path is relative to it. The result has symlinks
-// resolved, as lore index names roots.
+// root, a relative path is relative to it. It must lead (after every
+// symlink) into one of the allowed roots, to a folder that is not hidden or
+// ignored there; an agent fed a hostile prompt must not get ~/.ssh indexed.
+// The result has symlinks resolved, as lore index names roots.
 func (s *Server) codeRoot(p string) (string, error) {
-	if strings.TrimSpace(p) == "" || p == "." {
-		p = s.opts.Root
-	} else if !filepath.IsAbs(p) {
-		p = filepath.Join(s.opts.Root, p)
+	dir, err := s.allowed.Dir(p)
+	if err == nil {
+		return dir, nil
 	}
-	root, err := fsroot.Open(p)
-	if err != nil {
-		if e, ok := errs.As(err); ok && (e.Kind == errs.NotFound || e.Code == fsroot.CodeNotADirectory || e.Code == fsroot.CodeInvalidArgument) {
-			code := "NOT_A_DIRECTORY"
-			if e.Kind == errs.NotFound {
-				code = "NOT_FOUND"
-			}
-			return "", errs.New(e.Kind, code, "Path does not exist or is not a directory: %s", p).With("path", p)
+	e, ok := errs.As(err)
+	switch {
+	case ok && e.Kind == errs.OutOfRoot:
+		return "", errs.New(errs.OutOfRoot, "PATH_OUTSIDE_ROOT", "Path is outside the allowed roots: %s", p).With("path", p)
+	case ok && (e.Kind == errs.NotFound || e.Code == fsroot.CodeNotADirectory):
+		shown := p
+		if strings.TrimSpace(p) == "" || p == "." {
+			shown = s.opts.Root
+		} else if !filepath.IsAbs(p) {
+			shown = filepath.Join(s.opts.Root, p)
 		}
-		return "", err
+		code := "NOT_A_DIRECTORY"
+		if e.Kind == errs.NotFound {
+			code = "NOT_FOUND"
+		}
+		return "", errs.New(e.Kind, code, "Path does not exist or is not a directory: %s", shown).With("path", p)
 	}
-	return root.Path(), nil
+	return "", err
 }
 
 // engineFor returns the search engine of root's index; a missing index is

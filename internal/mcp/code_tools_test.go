@@ -210,9 +210,11 @@ func TestCodeErrors(t *testing.T) {
 	}{
 		{"search_code", "NO_INDEX", "No index found for path: " + e.root + ". Run 'index_codebase' tool first.", map[string]any{"query": "x"}},
 		{"search_docs", "NO_INDEX", "No index found for path: " + filepath.Join(e.root, "auth") + ". Run 'index_codebase' tool first.", map[string]any{"query": "x", "path": "auth"}},
-		{"search_code", "NOT_FOUND", "Path does not exist or is not a directory: /does/not/exist", map[string]any{"query": "x", "path": "/does/not/exist"}},
+		{"search_code", "NOT_FOUND", "Path does not exist or is not a directory: " + filepath.Join(e.root, "missing"), map[string]any{"query": "x", "path": "missing"}},
+		{"search_code", "PATH_OUTSIDE_ROOT", "Path is outside the allowed roots: /does/not/exist", map[string]any{"query": "x", "path": "/does/not/exist"}},
 		{"search_code", "NOT_A_DIRECTORY", "Path does not exist or is not a directory: " + file, map[string]any{"query": "x", "path": file}},
-		{"index_codebase", "NOT_FOUND", "Path does not exist or is not a directory: /does/not/exist", map[string]any{"path": "/does/not/exist"}},
+		{"index_codebase", "NOT_FOUND", "Path does not exist or is not a directory: " + filepath.Join(e.root, "auth", "missing"), map[string]any{"path": filepath.Join(e.root, "auth", "missing")}},
+		{"index_codebase", "PATH_OUTSIDE_ROOT", "Path is outside the allowed roots: /does/not/exist", map[string]any{"path": "/does/not/exist"}},
 		{"index_codebase", "NOT_A_DIRECTORY", "Path does not exist or is not a directory: " + file, map[string]any{"path": file}},
 		{"search_code", "QUERY_EMPTY", "Query cannot be empty", map[string]any{"query": " \t "}},
 		{"search_docs", "QUERY_EMPTY", "Query cannot be empty", map[string]any{"query": ""}},

@@ -39,6 +39,10 @@ type Options struct {
 	CodeRoot *fsroot.Root // the files tools' "code" root
 	DocsRoot *fsroot.Root // the files tools' "docs" root
 
+	// AllowRoots are more folders the code tools may index and search,
+	// besides Root, CodeRoot and DocsRoot (lore serve --allow-root).
+	AllowRoots []*fsroot.Root
+
 	// SpecsDir is where the served root's specs live, relative to Root;
 	// empty finds openspec/ and specs/ directly under Root.
 	SpecsDir string
@@ -110,6 +114,7 @@ type Server struct {
 	tools  []*tool // registration order
 	byName map[string]*tool
 
+	allowed    *fsroot.Allowed // where the code tools' path may lead
 	tasks      *taskStore
 	engines    *engineCache
 	indexLocks *keyedLock
@@ -132,7 +137,12 @@ func New(opts Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	served, err := fsroot.Open(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("opening the served root: %w", err)
+	}
 	s := &Server{
+		allowed:    fsroot.NewAllowed(served, append([]*fsroot.Root{opts.CodeRoot, opts.DocsRoot}, opts.AllowRoots...)...),
 		opts:       opts,
 		log:        logger,
 		byName:     map[string]*tool{},

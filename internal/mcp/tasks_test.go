@@ -155,17 +155,18 @@ func TestTaskErrors(t *testing.T) {
 
 	// A task whose tool fails ends failed; tasks/result returns the tool's error result.
 	res, rpcErr := c.call("tools/call", map[string]any{"name": "index_codebase", "arguments": map[string]any{"path": "/does/not/exist"}, "task": map[string]any{}})
+	// (a path outside the allowed roots: the task fails with the refusal)
 	if rpcErr != nil {
 		t.Fatal(rpcErr)
 	}
 	id := taskOf(t, res)["taskId"].(string)
 	result, rpcErr := c.call("tasks/result", map[string]any{"taskId": id})
 	if rpcErr != nil || result["isError"] != true ||
-		!strings.Contains(fmt.Sprint(result["content"]), "Path does not exist or is not a directory: /does/not/exist") {
+		!strings.Contains(fmt.Sprint(result["content"]), "Path is outside the allowed roots: /does/not/exist") {
 		t.Errorf("failed task result = %v %v", result, rpcErr)
 	}
 	got, _ := c.call("tasks/get", map[string]any{"taskId": id})
-	if got["status"] != "failed" || !strings.Contains(fmt.Sprint(got["statusMessage"]), "Path does not exist") {
+	if got["status"] != "failed" || !strings.Contains(fmt.Sprint(got["statusMessage"]), "Path is outside the allowed roots") {
 		t.Errorf("failed task = %v", got)
 	}
 	if _, rpcErr := c.call("tasks/cancel", map[string]any{"taskId": id}); rpcErr == nil ||
