@@ -32,6 +32,7 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	maxSize := fs.Int64("max-file-size", 0, "skip files larger than this many bytes (default 1 MiB; -1: no limit)")
 	skipDirs := fs.String("skip-dir", "", "more folder names to skip, comma-separated (node_modules, target/ beside Cargo.toml, … are skipped already)")
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
+	noWait := fs.Bool("no-wait", false, "fail at once, instead of waiting, when another lore process is updating the index")
 	fs.Usage = func() { commandUsage(a.stdout, fs, "lore index [flags] [PATH]") }
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -55,7 +56,8 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir}
+	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
+		NoWait: *noWait, OnWait: func(pid int) { fmt.Fprintln(a.stderr, waitingMessage(indexPath, pid)) }}
 	for _, d := range strings.Split(*skipDirs, ",") {
 		if d = strings.TrimSpace(d); d != "" {
 			opts.SkipDirs = append(opts.SkipDirs, d)
@@ -85,6 +87,16 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.stdout, "  warning: %s: %s\n", w.Path, w.Message)
 	}
 	return nil
+}
+
+// waitingMessage is what lore index prints on stderr while another lore
+// process holds the index's writer lock.
+func waitingMessage(indexPath string, pid int) string {
+	holder := "another lore process"
+	if pid != 0 {
+		holder += fmt.Sprintf(" (pid %d)", pid)
+	}
+	return fmt.Sprintf("waiting for index %s: it is being updated by %s…", indexPath, holder)
 }
 
 // progressBar draws "files processed / total" on a terminal's stderr; it

@@ -274,7 +274,7 @@ func withIndex(ctx context.Context, a *app, root string, fn func(*store.Store) e
 	st, err := store.OpenReadOnly(ctx, indexPath)
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
-			return errs.New(errs.NoIndex, "NO_INDEX", "no index for %s; run \"lore index %s\" first", root, root)
+			return noIndexError(a, root, indexPath)
 		}
 		return err
 	}

@@ -136,7 +136,8 @@ func TestPackagesCommandWithoutIndex(t *testing.T) {
 		{"packages", "search", "ui", "--root", f.unindexed},
 	} {
 		runCases(t, f, []cliCase{{name: strings.Join(args[:2], " "), args: args, code: 1,
-			stderr: `lore: no index for ` + realPath(t, f.unindexed) + `; run "lore index ` + realPath(t, f.unindexed) + `" first`}})
+			// --index chose the file, so the message names it.
+			stderr: `lore: no index at ` + f.index + ` for ` + realPath(t, f.unindexed) + `; run "lore --index ` + f.index + ` index ` + realPath(t, f.unindexed) + `" first`}})
 	}
 }
 

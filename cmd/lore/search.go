@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/lore-dev/lore/internal/config"
@@ -84,9 +85,19 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	resp, err := eng.Search(ctx, opts)
 	if err != nil {
-		return err
+		return doing("searching the index of "+root.Path(), err)
 	}
 	return writeResponse(a.stdout, *format, resp)
+}
+
+// doing prefixes an internal failure (an untyped error, such as SQLite's
+// own message) with what lore was doing, so the person at the terminal
+// sees both. Typed errors say it in their own words and pass unchanged.
+func doing(what string, err error) error {
+	if _, typed := errs.As(err); typed || err == nil {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // openEngine opens the index of root, turning a missing index into the
@@ -102,11 +113,32 @@ func openEngine(ctx context.Context, a *app, root string) (*search.Engine, error
 			if e, ok := errs.As(err); ok && e.Code == "INDEX_OUTDATED" {
 				return nil, err
 			}
-			return nil, errs.New(errs.NoIndex, "NO_INDEX", "no index for %s; run \"lore index %s\" first", root, root)
+			return nil, noIndexError(a, root, indexPath)
 		}
-		return nil, err
+		return nil, doing("opening the index "+indexPath, err)
 	}
 	return eng, nil
+}
+
+// noIndexError says that root has no index and what to run. When the user
+// named the file (--index or LORE_INDEX) the message names it too, and
+// says whether it is missing or there but never finished (a first run
+// that was killed): the folder is not what picked the index then.
+func noIndexError(a *app, root, indexPath string) error {
+	how := ""
+	switch {
+	case a.indexFlag != "":
+		how = "lore --index " + indexPath + " index " + root
+	case os.Getenv(config.EnvIndex) != "":
+		how = "lore index " + root
+	default:
+		return errs.New(errs.NoIndex, "NO_INDEX", "no index for %s; run \"lore index %s\" first", root, root)
+	}
+	if _, err := os.Stat(indexPath); err == nil {
+		return errs.New(errs.NoIndex, "NO_INDEX",
+			"the index %s has not been built yet (an earlier run did not finish); run \"%s\" first", indexPath, how)
+	}
+	return errs.New(errs.NoIndex, "NO_INDEX", "no index at %s for %s; run \"%s\" first", indexPath, root, how)
 }
 
 func writeResponse(w io.Writer, format string, resp *search.Response) error {

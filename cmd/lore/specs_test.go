@@ -44,6 +44,6 @@ func TestSpecsCommand(t *testing.T) {
 		{name: "show without index", args: append([]string{"specs", "show", "auth"}, unindexed...), stdout: []string{"Password Login"}},
 		{name: "scenario without index", args: append([]string{"specs", "scenario", "auth", "Magic Link"}, unindexed...), stdout: []string{"Link requested"}},
 		{name: "search without index", args: append([]string{"specs", "search", "password"}, unindexed...), code: 1,
-			stderr: `lore: no index for ` + realPath(t, f.unindexed) + `; run "lore index`},
+			stderr: `lore: no index at ` + f.index + ` for ` + realPath(t, f.unindexed) + `; run "lore --index ` + f.index + ` index`},
 	})
 }

@@ -21,6 +21,7 @@ const (
 	OutOfRoot             // a path escapes its configured root
 	NoIndex               // the operation needs an index that has not been built
 	Cancelled             // the caller cancelled the operation
+	Busy                  // another process holds what the operation needs (an index's writer lock)
 )
 
 func (k Kind) String() string {
@@ -35,6 +36,8 @@ func (k Kind) String() string {
 		return "no index"
 	case Cancelled:
 		return "cancelled"
+	case Busy:
+		return "busy"
 	default:
 		return "internal"
 	}

@@ -22,6 +22,13 @@ type Options struct {
 	MaxFileSize int64
 	SkipDirs    []string       // folder names to skip besides ignore rules and the default list
 	Progress    func(Progress) // called as files are processed; may be nil
+	// NoWait makes a run whose index another run is writing (in this
+	// process or another) fail at once with INDEX_BUSY instead of waiting
+	// for it; see Lock.
+	NoWait bool
+	// OnWait is called once when the run starts waiting for another run
+	// to finish, with that run's process id (0 if unknown); may be nil.
+	OnWait func(holderPID int)
 }
 
 // Progress reports how far an index run is.
@@ -56,7 +63,9 @@ type FileError struct {
 }
 
 // Run indexes opts.Root. Cancelling ctx stops the run promptly and leaves
-// the previous index untouched.
+// the previous index untouched. Runs on one index file take turns: each
+// holds the index's writer lock (see Lock) from before it opens the file
+// until it has committed, truncated the write-ahead log and closed it.
 func Run(ctx context.Context, opts Options) (*Stats, error) {
 	stats, err := run(ctx, opts)
 	if err != nil && ctx.Err() != nil && errs.KindOf(err) != errs.Cancelled {

@@ -51,7 +51,7 @@ type fileResult struct {
 	err     error
 }
 
-func run(ctx context.Context, opts Options) (*Stats, error) {
+func run(ctx context.Context, opts Options) (_ *Stats, err error) {
 	start := time.Now()
 	root, err := fsroot.Open(opts.Root)
 	if err != nil {
@@ -63,9 +63,25 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 			return nil, err
 		}
 	}
+	defer func() {
+		// SQLite opens a file it may not write read-only and fails at the
+		// first write: say what is read-only instead of its code.
+		if _, typed := errs.As(err); err != nil && !typed {
+			if e := store.NotWritable(indexPath, err); e != nil {
+				err = e
+			}
+		}
+	}()
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
+	// One writer per index: a second run, from this process or another,
+	// waits here (or, with NoWait, fails) until the first one is done.
+	lock, err := Lock(ctx, indexPath, LockOptions{NoWait: opts.NoWait, OnWait: opts.OnWait})
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
 	st, err := store.Open(ctx, indexPath)
 	if err != nil {
 		return nil, err
@@ -166,6 +182,10 @@ func run(ctx context.Context, opts Options) (*Stats, error) {
 		return nil, err
 	}
 	committed = true
+	if err := st.TruncateWAL(ctx); err != nil {
+		// The run is committed; only the log's disk space is at stake.
+		stats.Warnings = append(stats.Warnings, FileError{Path: indexPath, Message: err.Error()})
+	}
 	stats.Duration = time.Since(start)
 	stats.DurationMS = stats.Duration.Milliseconds()
 	return stats, nil

@@ -4,7 +4,8 @@
 // Writers use one read-write connection and commit an index run as one
 // transaction, so a crash at any moment leaves either the previous or the
 // new index. Queries use a separate read-only connection; in WAL mode they
-// never block on, or see half of, a running index.
+// never block on, or see half of, a running index. One writer at a time is
+// the indexer's business (index.Lock); a store does not lock.
 package store
 
 import (
@@ -33,8 +34,8 @@ type Store struct {
 // Open opens (creating if needed) the index at path for writing and brings
 // its schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("creating the index folder: %w", err)
+	if err := MakeFolder(path); err != nil {
+		return nil, err
 	}
 	db, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
@@ -46,9 +47,36 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
+		if e := NotWritable(path, err); e != nil {
+			return nil, e
+		}
 		return nil, err
 	}
 	return s, nil
+}
+
+// MakeFolder creates the folder of the index at path if needed. A folder
+// that cannot be created is an INDEX_NOT_WRITABLE error (see NotWritable).
+func MakeFolder(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if e := NotWritable(path, err); e != nil {
+			return e
+		}
+		return fmt.Errorf("creating the index folder %s: %w", filepath.Dir(path), err)
+	}
+	return nil
+}
+
+// TruncateWAL moves the write-ahead log into the index file and empties
+// it. SQLite deletes the log when its last connection closes, but while a
+// reader (lore serve) keeps the file open the log stays, as large as the
+// biggest run wrote; an indexing run calls this after its commit. A reader
+// in the middle of a query makes the checkpoint partial, never an error.
+func (s *Store) TruncateWAL(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("checkpointing the write-ahead log of %s: %w", s.path, err)
+	}
+	return nil
 }
 
 // OpenReadOnly opens an existing index for queries. A missing file is an
@@ -60,22 +88,61 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("opening index %s: %w", path, err)
 	}
-	db, err := sql.Open("sqlite", dsn(path, true))
+	s, v, err := openReadOnly(ctx, path, false)
+	if err != nil && accessDenied(err) && !exists(path+"-wal") {
+		// A WAL-mode file is read through its -shm file, which SQLite
+		// creates beside it: in a folder this process cannot write, that
+		// fails (SQLITE_READONLY_DIRECTORY, SQLITE_CANTOPEN). With no
+		// -wal file no writer is at work and the file holds the whole
+		// index, so it can be read as immutable: no locks, no -shm.
+		s, v, err = openReadOnly(ctx, path, true)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("opening index %s: %w", path, err)
+		return nil, fmt.Errorf("reading index %s: %w", path, err)
+	}
+	if v != SchemaVersion {
+		built := s.built(ctx)
+		s.Close()
+		if v == 0 || !built {
+			// An empty file, or one whose first run was killed before it
+			// committed: there is no index in it yet.
+			return nil, errs.New(errs.NoIndex, "NO_INDEX", "the index at %s has not been built yet", path)
+		}
+		return nil, errs.New(errs.NoIndex, "INDEX_OUTDATED",
+			"index %s has schema version %d, this lore needs %d; re-run lore index", path, v, SchemaVersion)
+	}
+	return s, nil
+}
+
+// openReadOnly opens path for queries and reads its schema version;
+// immutable opens it without locks or a -shm file.
+func openReadOnly(ctx context.Context, path string, immutable bool) (*Store, int, error) {
+	name := dsn(path, true)
+	if immutable {
+		name += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite", name)
+	if err != nil {
+		return nil, 0, err
 	}
 	s := &Store{db: db, path: path, readOnly: true}
 	v, err := s.SchemaVersion(ctx)
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("reading index %s: %w", path, err)
+		return nil, 0, err
 	}
-	if v != SchemaVersion {
-		db.Close()
-		return nil, errs.New(errs.NoIndex, "INDEX_OUTDATED",
-			"index %s has schema version %d, this lore needs %d; re-run lore index", path, v, SchemaVersion)
-	}
-	return s, nil
+	return s, v, nil
+}
+
+// built reports whether an indexing run ever committed into the file.
+func (s *Store) built(ctx context.Context) bool {
+	_, err := s.Generation(ctx)
+	return err == nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func dsn(path string, readOnly bool) string {
