@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/querylimit"
 )
 
 // matcher finds the lines of a buffer that match a query. It is built once
@@ -44,26 +45,71 @@ func newMatcher(query string, regex, caseSensitive bool) (*matcher, error) {
 	if !caseSensitive {
 		expr = "(?i)" + expr
 	}
+	// Parse (what regexp.Compile does first, with the same errors) and
+	// bound the size of the program before building it: a short pattern
+	// with nested repetitions can expand to millions of instructions.
+	parsed, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, errs.New(errs.Invalid, CodeInvalidArgument, "invalid regex %q: %v", query, err).With("query", query).Wrap(err)
+	}
+	if regex {
+		if err := querylimit.CheckRegexSize(regexSize(parsed)); err != nil {
+			return nil, err
+		}
+	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return nil, errs.New(errs.Invalid, CodeInvalidArgument, "invalid regex %q: %v", query, err).With("query", query).Wrap(err)
 	}
 	m := &matcher{re: re}
-	if parsed, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		lit, fold := requiredLiteral(parsed.Simplify())
-		switch {
-		case len(lit) == 0:
-		case !fold:
-			m.prefilter = &matcher{literal: []byte(lit)}
-		case isASCII(lit):
-			// ASCII folding misses the two non-ASCII runes Go folds onto
-			// ASCII letters (U+212A KELVIN SIGN, U+017F LONG S); lines
-			// matching only through them are not reported.
-			lower := []byte(strings.ToLower(lit))
-			m.prefilter = &matcher{literal: lower, fold: newFoldIndex(lower)}
-		}
+	lit, fold := requiredLiteral(parsed.Simplify())
+	switch {
+	case len(lit) == 0:
+	case !fold:
+		m.prefilter = &matcher{literal: []byte(lit)}
+	case isASCII(lit):
+		// ASCII folding misses the two non-ASCII runes Go folds onto
+		// ASCII letters (U+212A KELVIN SIGN, U+017F LONG S); lines
+		// matching only through them are not reported.
+		lower := []byte(strings.ToLower(lit))
+		m.prefilter = &matcher{literal: lower, fold: newFoldIndex(lower)}
 	}
 	return m, nil
+}
+
+// regexSize estimates the number of instructions of re's compiled
+// program the way Go's regexp/syntax parser bounds it: a bounded
+// repetition x{n,m} counts x m times. It saturates far above any limit,
+// so nested repetitions cannot overflow it.
+func regexSize(re *syntax.Regexp) int {
+	const ceiling = 1 << 40
+	var size int
+	switch re.Op {
+	case syntax.OpLiteral:
+		size = len(re.Rune)
+	case syntax.OpCapture, syntax.OpStar:
+		size = 2 + regexSize(re.Sub[0])
+	case syntax.OpPlus, syntax.OpQuest:
+		size = 1 + regexSize(re.Sub[0])
+	case syntax.OpConcat, syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			size = min(ceiling, size+regexSize(sub))
+		}
+		if re.Op == syntax.OpAlternate {
+			size += len(re.Sub) - 1
+		}
+	case syntax.OpRepeat:
+		sub := regexSize(re.Sub[0])
+		switch {
+		case re.Max == -1 && re.Min == 0:
+			size = 2 + sub
+		case re.Max == -1:
+			size = 1 + min(ceiling, re.Min*sub)
+		default:
+			size = min(ceiling, re.Max*sub) + re.Max - re.Min
+		}
+	}
+	return min(ceiling, max(1, size))
 }
 
 func isASCII(s string) bool {

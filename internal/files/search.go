@@ -14,6 +14,7 @@ import (
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/querylimit"
 )
 
 // Search limits and preview size.
@@ -64,12 +65,18 @@ type SearchResult struct {
 // repositories. Results are ordered by repository (docs before code), then
 // path, then line, one per matching line, and are exactly the first Limit
 // entries of that complete ordering. Binary, hidden, ignored and too large
-// (over fsroot.DefaultMaxFileSize) files are not searched.
+// (over fsroot.DefaultMaxFileSize) files are not searched. A query over
+// querylimit.MaxBytes, or a regex expanding to more than
+// querylimit.MaxRegexSize instructions, is refused with QUERY_TOO_LONG.
 //
 // Files are read and scanned by a pool of workers while the tree is walked;
 // once the files already done, in order, hold more than Limit matches, the
 // rest of the work is cancelled.
 func (s *Service) Search(ctx context.Context, q SearchQuery) (*SearchResult, error) {
+	// The length first: the checks below echo the query in their messages.
+	if err := querylimit.CheckBytes("query", q.Query); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(q.Query) == "" {
 		return nil, errs.New(errs.Invalid, CodeQueryEmpty, "query is empty").With("query", q.Query)
 	}

@@ -111,8 +111,17 @@ func (s *Server) indexCodebase(ctx context.Context, c *call) (*outcome, error) {
 	}
 	defer unlock()
 	progress := c.progressReporter(ctx, "files")
+	// Another process (lore index in a shell) may be writing this index:
+	// the run waits its turn, and says so in the log and the task status.
+	onWait := func(pid int) {
+		msg := fmt.Sprintf("waiting for index %s: it is being updated by another lore process (pid %d)", indexPath, pid)
+		s.log.Info(msg, "tool", "index_codebase")
+		if id := taskIDFrom(ctx); id != "" {
+			s.tasks.progress(id, msg)
+		}
+	}
 	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Force: c.boolean("force"), SpecsDir: s.specsDirFor(root),
-		Progress: func(p index.Progress) { progress(p.Done, p.Total) }})
+		Progress: func(p index.Progress) { progress(p.Done, p.Total) }, OnWait: onWait})
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +260,11 @@ func (s *Server) searchIndex(ctx context.Context, c *call, docsOnly bool) (*outc
 	if query == "" {
 		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
 	}
+	// Before anything else: an over-long query must not reach the index,
+	// nor the client's model through expand_query.
+	if err := search.CheckQuery(query); err != nil {
+		return nil, err
+	}
 	root, err := s.codeRoot(c.str("path"))
 	if err != nil {
 		return nil, err
@@ -278,6 +292,10 @@ func (s *Server) searchIndex(ctx context.Context, c *call, docsOnly bool) (*outc
 			exp, err := helper.Expand(ctx, query)
 			if err != nil {
 				return nil, err
+			}
+			if search.CheckQuery(exp.Query) != nil { // the added terms pushed it over the limits
+				exp = assist.Expansion{Source: exp.Source, Terms: []string{}, Query: query,
+					Note: "the expanded query is over the query limits; the query was searched as given"}
 			}
 			out.Expansion = &exp
 			opts.Query = exp.Query

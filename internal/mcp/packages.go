@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -145,8 +144,8 @@ func (s *Server) searchPackagesTool() *tool {
 		},
 		run: func(ctx context.Context, c *call) (*outcome, error) {
 			query := c.str("query")
-			if strings.TrimSpace(query) == "" {
-				return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Search query must not be empty")
+			if err := packages.CheckQuery(query); err != nil {
+				return nil, err // before the index: a bad query is the caller's first problem
 			}
 			var found []packages.Package
 			err := s.withIndex(ctx, c, func(st *store.Store) error {

@@ -6,7 +6,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/specs"
 	"github.com/lore-dev/lore/internal/store"
 )
@@ -192,8 +191,8 @@ func (s *Server) searchSpecsTool() *tool {
 		},
 		run: func(ctx context.Context, c *call) (*outcome, error) {
 			query := c.str("query")
-			if strings.TrimSpace(query) == "" {
-				return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+			if err := specs.CheckQuery(query); err != nil {
+				return nil, err // before the index: a bad query is the caller's first problem
 			}
 			var hits []specs.Hit
 			err := s.withIndex(ctx, c, func(st *store.Store) error {

@@ -108,7 +108,7 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err() // the client gave up; do not report a success it will not read
 		}
-		res := s.render(t, out, err)
+		res, err := s.render(t, out, err)
 		attrs := append([]any{"tool", t.def.Name}, c.logAttrs...)
 		if id := taskIDFrom(ctx); id != "" {
 			attrs = append(attrs, "task", id)
@@ -116,7 +116,11 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		attrs = append(attrs, "duration_ms", time.Since(start).Milliseconds())
 		if err != nil {
 			te := classify(err)
-			s.log.Warn("tool call failed", append(attrs, "code", te.Code, "error", te.Message)...)
+			attrs = append(attrs, "code", te.Code, "error", te.Message)
+			if cause := causeOf(err); cause != "" && cause != te.Message {
+				attrs = append(attrs, "cause", cause) // what the client was not told
+			}
+			s.log.Warn("tool call failed", attrs...)
 		} else {
 			s.log.Info("tool call", attrs...)
 		}
@@ -124,21 +128,24 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 	}
 }
 
-// render turns a tool's outcome or error into a CallToolResult.
-func (s *Server) render(t *tool, out *outcome, err error) *sdk.CallToolResult {
+// render turns a tool's outcome or error into a CallToolResult. It also
+// returns the error the result reports (err, or a failure to encode the
+// outcome), for the log.
+func (s *Server) render(t *tool, out *outcome, err error) (*sdk.CallToolResult, error) {
 	if err != nil {
-		return errorResult(t, err)
+		return errorResult(t, err), err
 	}
 	text := out.text
 	if text == "" || t.jsonText {
 		data, jerr := json.Marshal(out.structured)
 		if jerr != nil {
-			return errorResult(t, fmt.Errorf("encoding the result: %w", jerr))
+			err := fmt.Errorf("encoding the result of %s: %w", t.def.Name, jerr)
+			return errorResult(t, err), err
 		}
 		text = string(data)
 	}
 	content := append([]sdk.Content{&sdk.TextContent{Text: text}}, out.content...)
-	return &sdk.CallToolResult{Content: content, StructuredContent: out.structured}
+	return &sdk.CallToolResult{Content: content, StructuredContent: out.structured}, nil
 }
 
 // toolError is the structured form of every tool error:
@@ -149,8 +156,16 @@ type toolError struct {
 	Details map[string]any `json:"details"`
 }
 
+// internalMessage is what a client is told of an internal failure: an
+// untyped error's text may be a driver's or the operating system's
+// message (SQLite's "too many SQL variables", a file path), so it goes to
+// the server log only.
+const internalMessage = "internal error; the server log has the details"
+
 // classify maps any error to its code and message: the one place where
-// lore's typed errors (errs.Error) become MCP tool errors.
+// lore's typed errors (errs.Error) become MCP tool errors. Only a typed
+// error's own message reaches the client; anything else is INTERNAL with
+// internalMessage.
 func classify(err error) toolError {
 	if e, ok := errs.As(err); ok {
 		te := toolError{Code: e.Code, Message: e.Message, Details: e.Details}
@@ -158,7 +173,12 @@ func classify(err error) toolError {
 			te.Code = kindCode(e.Kind)
 		}
 		if te.Message == "" {
-			te.Message = e.Error()
+			// Error() would be the cause's text: only a cancellation's is
+			// known to be harmless.
+			te.Message = internalMessage
+			if e.Kind == errs.Cancelled {
+				te.Message = "The request was cancelled."
+			}
 		}
 		if te.Details == nil {
 			te.Details = map[string]any{}
@@ -168,7 +188,20 @@ func classify(err error) toolError {
 	if errs.KindOf(err) == errs.Cancelled {
 		return toolError{Code: "CANCELLED", Message: "The request was cancelled.", Details: map[string]any{}}
 	}
-	return toolError{Code: "INTERNAL", Message: err.Error(), Details: map[string]any{}}
+	return toolError{Code: "INTERNAL", Message: internalMessage, Details: map[string]any{}}
+}
+
+// causeOf is the full text of what went wrong, for the server log: an
+// untyped error's text, or a typed error's underlying cause ("" when it
+// has none).
+func causeOf(err error) string {
+	if e, ok := errs.As(err); ok {
+		if e.Err == nil {
+			return ""
+		}
+		return e.Err.Error()
+	}
+	return err.Error()
 }
 
 func kindCode(k errs.Kind) string {

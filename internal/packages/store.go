@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/querylimit"
 )
 
 // Schema creates the package tables. Statements end with ";\n" and contain
@@ -118,10 +120,29 @@ func LoadAll(ctx context.Context, db *sql.DB) ([]Package, error) {
 // (DefaultSearchLimit when limit <= 0). Every term must match; the last
 // one may be a prefix. If no package matches every term, packages matching
 // any term are returned instead. Query syntax characters have no special
-// meaning. All errors are *errs.Error.
-func Search(ctx context.Context, db *sql.DB, query string, limit int) ([]Package, error) {
+// meaning.
+//
+// CheckQuery validates a package search query without touching an index:
+// a query over querylimit.MaxBytes or with more than querylimit.MaxTerms
+// distinct terms is QUERY_TOO_LONG, a blank one QUERY_EMPTY.
+func CheckQuery(query string) error {
+	if err := querylimit.CheckBytes("query", query); err != nil {
+		return err
+	}
 	if strings.TrimSpace(query) == "" {
-		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Search query must not be empty")
+		return errs.New(errs.Invalid, "QUERY_EMPTY", "Search query must not be empty")
+	}
+	return querylimit.CheckTerms("query", len(searchTerms(query)))
+}
+
+// A blank query is QUERY_EMPTY; one over querylimit.MaxBytes or with more
+// than querylimit.MaxTerms distinct terms is QUERY_TOO_LONG, refused
+// before any index work, so a query's cost is linear in its length.
+// These and cancellation are *errs.Error; any other error is an internal
+// failure (the index cannot be read), wrapped with what was being done.
+func Search(ctx context.Context, db *sql.DB, query string, limit int) ([]Package, error) {
+	if err := CheckQuery(query); err != nil {
+		return nil, err
 	}
 	if limit <= 0 {
 		limit = DefaultSearchLimit
@@ -139,7 +160,9 @@ func Search(ctx context.Context, db *sql.DB, query string, limit int) ([]Package
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, errs.New(errs.Cancelled, "CANCELLED", "Package search was cancelled").Wrap(err)
 		}
-		return nil, errs.New(errs.Internal, "PACKAGE_SEARCH_FAILED", "Searching packages failed: %v", err).Wrap(err)
+		// Not an *errs.Error: the driver's message is for the log (and a
+		// person at a terminal), never for an MCP client.
+		return nil, fmt.Errorf("searching packages: %w", err)
 	}
 	return pkgs, nil
 }
@@ -154,7 +177,10 @@ func searchFTS(ctx context.Context, db *sql.DB, expression string, limit int) ([
 
 // searchTerms splits a query into terms FTS5 can tokenise: control
 // characters and invalid UTF-8 become spaces, and terms without a letter or
-// digit (which the tokenizer would drop entirely) are discarded.
+// digit (which the tokenizer would drop entirely) are discarded. A term
+// repeated (ignoring case, as the tokenizer does) is kept once, at its
+// last place, so the last term, the one that may be a prefix, stays last.
+// The terms are distinct: each costs a phrase of the FTS5 expression.
 func searchTerms(query string) []string {
 	query = strings.ToValidUTF8(query, " ")
 	query = strings.Map(func(r rune) rune {
@@ -163,12 +189,19 @@ func searchTerms(query string) []string {
 		}
 		return r
 	}, query)
+	fields := strings.Fields(query)
 	var terms []string
-	for _, field := range strings.Fields(query) {
-		if strings.IndexFunc(field, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			terms = append(terms, field)
+	seen := make(map[string]bool, len(fields))
+	for i := len(fields) - 1; i >= 0; i-- {
+		field := fields[i]
+		key := strings.ToLower(field)
+		if seen[key] || strings.IndexFunc(field, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+			continue
 		}
+		seen[key] = true
+		terms = append(terms, field)
 	}
+	slices.Reverse(terms)
 	return terms
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/querylimit"
 	_ "modernc.org/sqlite"
 )
 
@@ -246,9 +247,13 @@ func TestSearchErrorsAreTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bare.Close()
+	// An unreadable index is an internal failure: not an *errs.Error, whose
+	// message would reach MCP clients, but the driver's error wrapped with
+	// what was being done, for the log and the terminal.
 	_, err = Search(context.Background(), bare, "acme", 20)
-	if e, ok := errs.As(err); !ok || e.Kind != errs.Internal || !strings.Contains(e.Message, "no such table") {
-		t.Errorf("Search without schema error = %#v, want an Internal *errs.Error", err)
+	if _, typed := errs.As(err); typed || errs.KindOf(err) != errs.Internal ||
+		!strings.HasPrefix(err.Error(), "searching packages: ") || !strings.Contains(err.Error(), "no such table") {
+		t.Errorf("Search without schema error = %#v, want an untyped internal error with its cause", err)
 	}
 }
 
@@ -271,7 +276,8 @@ func TestNameParts(t *testing.T) {
 }
 
 // FuzzSearchQuery: whatever the query, Search answers without an error
-// (or, for a blank query, with the QUERY_EMPTY *errs.Error).
+// (or, for a blank query, with the QUERY_EMPTY *errs.Error, and for one
+// over the limits, QUERY_TOO_LONG).
 func FuzzSearchQuery(f *testing.F) {
 	for _, seed := range []string{"ui", `"`, `ui*`, `-`, `:`, "AND OR NOT", "NEAR(a b, 3)", "(^+)", "\x00", "\xff", " ", "a\"b", "é😀", `""*`, "*\"\"", "ui -utils"} {
 		f.Add(seed)
@@ -279,6 +285,12 @@ func FuzzSearchQuery(f *testing.F) {
 	db, _ := fixtureDB(f)
 	f.Fuzz(func(t *testing.T, query string) {
 		_, err := Search(context.Background(), db, query, 5)
+		if len(query) > querylimit.MaxBytes || len(searchTerms(query)) > querylimit.MaxTerms {
+			if e, ok := errs.As(err); !ok || e.Code != querylimit.Code {
+				t.Fatalf("Search(%d bytes) error = %#v, want QUERY_TOO_LONG", len(query), err)
+			}
+			return
+		}
 		if strings.TrimSpace(query) == "" {
 			if e, ok := errs.As(err); !ok || e.Code != "QUERY_EMPTY" {
 				t.Fatalf("Search(%q) error = %#v, want QUERY_EMPTY", query, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/lore-dev/lore/internal/embed"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/lang"
+	"github.com/lore-dev/lore/internal/querylimit"
 	"github.com/lore-dev/lore/internal/store"
 )
 
@@ -129,9 +130,15 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	return e.snap, nil
 }
 
-// Search runs one query.
+// Search runs one query. A query over querylimit.MaxBytes or with more
+// than querylimit.MaxTerms distinct words is refused with QUERY_TOO_LONG
+// (see CheckQuery) before any posting list is read; within the limits a
+// query's cost grows linearly with its length.
 func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	start := time.Now()
+	if err := querylimit.CheckBytes("query", opts.Query); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(opts.Query) == "" {
 		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
 	}
@@ -156,6 +163,9 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		return nil, err
 	}
 	q := Analyze(opts.Query)
+	if err := querylimit.CheckTerms("query", len(q.Words)); err != nil {
+		return nil, err
+	}
 	q.docsOnly = opts.DocsOnly
 	resp := &Response{Query: opts.Query, Results: []Result{}}
 	if len(q.Words) == 0 || (only != nil && len(only) == 0) {
@@ -205,6 +215,18 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	resp.Results = present(ranked, snap, details)
 	resp.TookMS = msSince(start)
 	return resp, nil
+}
+
+// CheckQuery reports whether Search would refuse query for its size: a
+// QUERY_TOO_LONG *errs.Error when it is over querylimit.MaxBytes or has
+// more than querylimit.MaxTerms distinct words, else nil. A front end
+// that does costly work with a query before searching (sending it to a
+// model to expand it) should call it first.
+func CheckQuery(query string) error {
+	if err := querylimit.CheckBytes("query", query); err != nil {
+		return err
+	}
+	return querylimit.CheckTerms("query", len(Analyze(query).Words))
 }
 
 // details loads the text of the chunks being returned.

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/querylimit"
 )
 
 // Hit is one requirement that matches a search.
@@ -68,14 +69,36 @@ var stopWords = map[string]bool{
 // ordered by descending score, then spec ID and requirement order; at most
 // limit are returned (DefaultSearchLimit when limit ≤ 0). Query text is
 // only ever used as quoted terms, so FTS5 syntax in it is plain text.
-func Search(ctx context.Context, db *sql.DB, query string, limit int) ([]Hit, error) {
+//
+// CheckQuery validates a spec search query without touching an index: a
+// query over querylimit.MaxBytes or with more than querylimit.MaxTerms
+// distinct terms (stop words aside) is QUERY_TOO_LONG, a blank one
+// QUERY_EMPTY.
+func CheckQuery(query string) error {
+	if err := querylimit.CheckBytes("query", query); err != nil {
+		return err
+	}
 	if strings.TrimSpace(query) == "" {
-		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+		return errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+	}
+	return querylimit.CheckTerms("query", len(distinctTerms(query)))
+}
+
+// A query over querylimit.MaxBytes, or with more than querylimit.MaxTerms
+// distinct terms (stop words aside), is refused with QUERY_TOO_LONG before
+// any index work; within the limits only the first maxQueryTerms terms
+// are searched.
+func Search(ctx context.Context, db *sql.DB, query string, limit int) ([]Hit, error) {
+	if err := CheckQuery(query); err != nil {
+		return nil, err
 	}
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
-	terms := queryTerms(query)
+	terms := distinctTerms(query)
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
 	if len(terms) == 0 {
 		return []Hit{}, nil
 	}
@@ -205,6 +228,16 @@ func searchError(err error) error {
 // queryTerms splits a query into distinct lower-case words in order, drops
 // stop words and keeps at most maxQueryTerms.
 func queryTerms(query string) []string {
+	terms := distinctTerms(query)
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
+	return terms
+}
+
+// distinctTerms splits a query into distinct lower-case words in order
+// and drops stop words: the query's terms after analysis.
+func distinctTerms(query string) []string {
 	var terms []string
 	seen := map[string]bool{}
 	for _, w := range words(query) {
@@ -212,9 +245,6 @@ func queryTerms(query string) []string {
 			seen[w] = true
 			terms = append(terms, w)
 		}
-	}
-	if len(terms) > maxQueryTerms {
-		terms = terms[:maxQueryTerms]
 	}
 	return terms
 }

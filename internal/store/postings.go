@@ -258,17 +258,15 @@ func (t *Tx) flushLens(ctx context.Context) error {
 // few hundred terms per query.
 func (t *Tx) readPostings(ctx context.Context, terms []string) (map[string][]Posting, error) {
 	out := make(map[string][]Posting, len(terms))
-	const batch = 400
-	for start := 0; start < len(terms); start += batch {
-		part := terms[start:min(start+batch, len(terms))]
-		marks, args := placeholders(part)
+	err := inBatches(terms, func(marks string, args []any) error {
 		rows, err := t.tx.QueryContext(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("reading postings: %w", err)
+			return fmt.Errorf("reading postings: %w", err)
 		}
-		if err := scanPostings(rows, func(term string, list []Posting) { out[term] = list }); err != nil {
-			return nil, err
-		}
+		return scanPostings(rows, func(term string, list []Posting) { out[term] = list })
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -305,29 +303,34 @@ func (s *Store) PostingsAt(ctx context.Context, terms []string, lens *DocLens) (
 	for i, t := range terms {
 		index[t] = i
 	}
-	marks, args := placeholders(terms)
-	rows, err := s.query(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
+	err := inBatches(terms, func(marks string, args []any) error {
+		rows, err := s.query(ctx, `SELECT term, data FROM postings WHERE term IN (`+marks+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var term string
+			var blob sql.RawBytes
+			if err := rows.Scan(&term, &blob); err != nil {
+				return err
+			}
+			i, ok := index[term]
+			if !ok {
+				continue
+			}
+			list, err := decodePostingsAt(blob, lens)
+			if err != nil {
+				return fmt.Errorf("postings of %q: %w", term, err)
+			}
+			out[i] = list
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("reading postings: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var term string
-		var blob sql.RawBytes
-		if err := rows.Scan(&term, &blob); err != nil {
-			return nil, err
-		}
-		i, ok := index[term]
-		if !ok {
-			continue
-		}
-		list, err := decodePostingsAt(blob, lens)
-		if err != nil {
-			return nil, fmt.Errorf("postings of %q: %w", term, err)
-		}
-		out[i] = list
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DocLens reads the field lengths of every chunk.

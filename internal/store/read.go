@@ -128,33 +128,49 @@ type ChunkDetail struct {
 // the given chunks.
 func (s *Store) ChunkDetails(ctx context.Context, ids []int64) (map[int64]ChunkDetail, error) {
 	out := make(map[int64]ChunkDetail, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	marks, args := placeholders(ids)
-	rows, err := s.query(ctx, `SELECT c.id, c.signature, c.breadcrumb, c.doc_comment, t.content
-		FROM chunks c JOIN chunk_text t ON t.chunk_id = c.id WHERE c.id IN (`+marks+`)`, args...)
+	err := inBatches(ids, func(marks string, args []any) error {
+		rows, err := s.query(ctx, `SELECT c.id, c.signature, c.breadcrumb, c.doc_comment, t.content
+			FROM chunks c JOIN chunk_text t ON t.chunk_id = c.id WHERE c.id IN (`+marks+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var d ChunkDetail
+			if err := rows.Scan(&id, &d.Signature, &d.Breadcrumb, &d.DocComment, &d.Content); err != nil {
+				return err
+			}
+			out[id] = d
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("loading chunk details: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var d ChunkDetail
-		if err := rows.Scan(&id, &d.Signature, &d.Breadcrumb, &d.DocComment, &d.Content); err != nil {
-			return nil, err
-		}
-		out[id] = d
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
-// placeholders renders one "?" per value, comma-separated, with the values
-// as query arguments: the IN list of a prepared query.
-func placeholders[T any](values []T) (string, []any) {
-	args := make([]any, len(values))
-	for i, v := range values {
-		args[i] = v
+// maxInList bounds the values of one IN (?, …) list. SQLite refuses a
+// statement with more host parameters than its limit (32766; 999 before
+// SQLite 3.32) with "too many SQL variables", so every IN list of values
+// goes through inBatches, which splits it: any number of values works.
+const maxInList = 500
+
+// inBatches calls query with consecutive batches of values, each at most
+// maxInList long, as the placeholders of an IN list ("?,?,?") and their
+// arguments, and stops at the first error. Nothing is called for no
+// values. Full batches share one SQL text, so one prepared statement.
+func inBatches[T any](values []T, query func(marks string, args []any) error) error {
+	for start := 0; start < len(values); start += maxInList {
+		batch := values[start:min(start+maxInList, len(values))]
+		args := make([]any, len(batch))
+		for i, v := range batch {
+			args[i] = v
+		}
+		if err := query(strings.TrimSuffix(strings.Repeat("?,", len(batch)), ","), args); err != nil {
+			return err
+		}
 	}
-	return strings.TrimSuffix(strings.Repeat("?,", len(values)), ","), args
+	return nil
 }

@@ -145,18 +145,19 @@ func (t *Tx) ChunkTextsTx(ctx context.Context, ids []int64) (map[int64]string, e
 // TermVectors reads the built-in model's vectors of the given terms.
 func (s *Store) TermVectors(ctx context.Context, terms []string) (map[string]embed.Int8Vector, map[string]float32, error) {
 	vecs, idfs := map[string]embed.Int8Vector{}, map[string]float32{}
-	if len(terms) == 0 {
-		return vecs, idfs, nil
-	}
-	marks, args := placeholders(terms)
-	rows, err := s.db.QueryContext(ctx, `SELECT term, idf, vec FROM term_vectors WHERE term IN (`+marks+`)`, args...)
+	err := inBatches(terms, func(marks string, args []any) error {
+		rows, err := s.db.QueryContext(ctx, `SELECT term, idf, vec FROM term_vectors WHERE term IN (`+marks+`)`, args...)
+		if err != nil {
+			return err
+		}
+		return scanTermVectors(rows, func(term string, idf float32, v embed.Int8Vector) {
+			vecs[term], idfs[term] = v, idf
+		})
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading term vectors: %w", err)
 	}
-	err = scanTermVectors(rows, func(term string, idf float32, v embed.Int8Vector) {
-		vecs[term], idfs[term] = v, idf
-	})
-	return vecs, idfs, err
+	return vecs, idfs, nil
 }
 
 // scanTermVectors decodes rows of (term, idf, vec) and closes them.
