@@ -34,8 +34,11 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	configFile := fs.String("config", "", "config file (default: lore.toml in the working directory, if present)")
 	var allowRoots listFlag
 	fs.Var(&allowRoots, "allow-root", "one more folder the code tools may index and search (repeatable; the served root, CODE_ROOT and DOCS_ROOT always are)")
+	authTokenFile := fs.String("auth-token-file", "", "with --http: the bearer token clients must send, read from FILE (or set "+httpapi.EnvAuthToken+"); required on a non-loopback address")
+	var allowedHosts listFlag
+	fs.Var(&allowedHosts, "allowed-host", "with --http: one more Host header value to accept, NAME or NAME:PORT (repeatable; localhost names and the bound address always are)")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--http ADDR] [--config FILE] [--specs-dir DIR]")
+		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--http ADDR [--auth-token-file FILE] [--allowed-host HOST]...] [--config FILE] [--specs-dir DIR]")
 	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -51,6 +54,14 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if *httpAddr != "" {
 		if _, err := httpapi.ListenAddr(*httpAddr); err != nil {
 			return usagef("%v", err)
+		}
+	} else if *authTokenFile != "" || len(allowedHosts) > 0 {
+		return usagef("--auth-token-file and --allowed-host apply to --http only")
+	}
+	var authToken string
+	if *httpAddr != "" {
+		if authToken, err = httpapi.LoadToken(os.Getenv(httpapi.EnvAuthToken), *authTokenFile); err != nil {
+			return err
 		}
 	}
 
@@ -122,6 +133,8 @@ func runServe(ctx context.Context, a *app, args []string) error {
 			Addr:           *httpAddr,
 			MCP:            srv.HTTPHandler(),
 			AllowedOrigins: httpapi.ParseOrigins(os.Getenv(httpapi.EnvAllowedOrigins)),
+			AuthToken:      authToken,
+			AllowedHosts:   allowedHosts,
 			Logger:         logger,
 			Ready:          func(base string) { fmt.Fprintf(a.stderr, "lore: serving MCP at %s/mcp\n", base) },
 		})

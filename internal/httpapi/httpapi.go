@@ -1,21 +1,27 @@
 // Package httpapi runs lore's HTTP server: the MCP streamable HTTP
 // endpoint at /mcp (and the REST API as it lands), bound to loopback unless
 // told otherwise, guarded against cross-origin and DNS-rebinding requests,
-// and shut down gracefully.
+// behind a bearer token when it listens beyond loopback, bounded in time and
+// connections, and shut down gracefully.
 package httpapi
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -24,8 +30,34 @@ import (
 // are always allowed.
 const EnvAllowedOrigins = "LORE_ALLOWED_ORIGINS"
 
+// EnvAuthToken holds the bearer token HTTP clients must send
+// (Authorization: Bearer <token>). It is required when the server listens
+// on a non-loopback address; on loopback it is optional and, when set,
+// enforced all the same.
+const EnvAuthToken = "LORE_AUTH_TOKEN"
+
+// Defaults of the Options limits.
+const (
+	// DefaultReadHeaderTimeout bounds reading a request's headers.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultReadTimeout bounds reading a whole request, body included (a
+	// client trickling a body is cut off). It does not limit responses:
+	// SSE streams last as long as they need.
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultIdleTimeout closes keep-alive connections idle between
+	// requests for this long.
+	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultMaxConns caps the connections served at once; further ones
+	// wait in the accept queue until one closes.
+	DefaultMaxConns = 256
+)
+
 // shutdownGrace is how long open requests (SSE streams) get to finish.
 const shutdownGrace = 5 * time.Second
+
+// ErrTokenRequired is returned by Serve when the address is not loopback
+// and no AuthToken is set.
+var ErrTokenRequired = errors.New("a bearer token is required")
 
 // Options configures Serve.
 type Options struct {
@@ -34,6 +66,21 @@ type Options struct {
 	AllowedOrigins []string               // browser origins allowed besides loopback ones
 	Logger         *slog.Logger           // nil discards
 	Ready          func(listening string) // called with the base URL once listening
+
+	// AuthToken, when set, is the bearer token every request must carry
+	// (Authorization: Bearer <token>); others get 401. Serve refuses to
+	// listen on a non-loopback address without one. It is never logged.
+	AuthToken string
+	// AllowedHosts lists Host header values accepted besides the defaults
+	// (localhost names, loopback addresses and the bound address; bound to
+	// 0.0.0.0 or [::], every address of the machine): a name or address
+	// matches any port, "name:port" only that port.
+	AllowedHosts []string
+
+	ReadHeaderTimeout time.Duration // 0: DefaultReadHeaderTimeout
+	ReadTimeout       time.Duration // 0: DefaultReadTimeout
+	IdleTimeout       time.Duration // 0: DefaultIdleTimeout
+	MaxConns          int           // 0: DefaultMaxConns; negative: no limit
 }
 
 // ListenAddr normalizes an --http value: a bare port, or ":port", binds
@@ -60,17 +107,34 @@ func ListenAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// Handler is the HTTP API: /mcp, behind the origin check.
+// Handler is the HTTP API: /mcp, behind the Host check, the bearer token
+// (when opts.AuthToken is set) and the Origin check, in that order. The
+// Host allow-list is opts.AllowedHosts plus the host of opts.Addr and the
+// localhost names.
 func Handler(opts Options) http.Handler {
+	hosts := slices.Clone(opts.AllowedHosts)
+	if addr, err := ListenAddr(opts.Addr); err == nil {
+		host, _, _ := net.SplitHostPort(addr)
+		hosts = append(hosts, host)
+	}
+	return handler(opts, hosts)
+}
+
+func handler(opts Options, hosts []string) http.Handler {
 	mux := http.NewServeMux()
 	if opts.MCP != nil {
 		mux.Handle("/mcp", opts.MCP)
 	}
-	return CheckOrigin(opts.AllowedOrigins, mux)
+	h := CheckOrigin(opts.AllowedOrigins, mux)
+	if opts.AuthToken != "" {
+		h = RequireBearer(opts.AuthToken, h)
+	}
+	return CheckHost(hosts, h)
 }
 
 // Serve listens on opts.Addr and serves Handler(opts) until ctx ends, then
-// shuts down gracefully.
+// shuts down gracefully. It refuses (ErrTokenRequired) to listen on a
+// non-loopback address without opts.AuthToken.
 func Serve(ctx context.Context, opts Options) error {
 	addr, err := ListenAddr(opts.Addr)
 	if err != nil {
@@ -84,11 +148,36 @@ func Serve(ctx context.Context, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	srv := &http.Server{
-		Handler:           Handler(opts),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	bound, _ := ln.Addr().(*net.TCPAddr)
+	if opts.AuthToken == "" && (bound == nil || !bound.IP.IsLoopback()) {
+		ln.Close()
+		return fmt.Errorf("--http %s listens beyond this machine (not a loopback address), so clients must authenticate: "+
+			"set %s or pass --auth-token-file FILE with a long random token (openssl rand -hex 32 makes one), "+
+			"or bind 127.0.0.1: %w", opts.Addr, EnvAuthToken, ErrTokenRequired)
 	}
+	host, _, _ := net.SplitHostPort(addr)
+	hosts := append(slices.Clone(opts.AllowedHosts), host)
+	if bound != nil {
+		hosts = append(hosts, bound.IP.String())
+		if bound.IP.IsUnspecified() {
+			// Bound to every address: each of them is "the bound address".
+			hosts = append(hosts, interfaceIPs()...)
+		}
+	}
+	if max := cmpOr(opts.MaxConns, DefaultMaxConns); max > 0 {
+		ln = limitListener(ln, max)
+	}
+	srv := &http.Server{
+		Handler:           handler(opts, hosts),
+		ReadHeaderTimeout: cmpOr(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       cmpOr(opts.ReadTimeout, DefaultReadTimeout),
+		IdleTimeout:       cmpOr(opts.IdleTimeout, DefaultIdleTimeout),
+		// No WriteTimeout: SSE streams (long tool calls, GET streams) last
+		// as long as they need.
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.Info("serving HTTP", "addr", ln.Addr().String(), "bearer_token", opts.AuthToken != "",
+		"allowed_hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
 	if opts.Ready != nil {
 		opts.Ready("http://" + ln.Addr().String())
 	}
@@ -109,6 +198,45 @@ func Serve(ctx context.Context, opts Options) error {
 	return nil
 }
 
+// interfaceIPs lists the IP addresses of this machine's network
+// interfaces. An address typed as the Host (http://192.168.1.5:8765) is
+// no DNS-rebinding vector: that needs a name.
+func interfaceIPs() []string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range addrs {
+		if ipnet, ok := a.(*net.IPNet); ok {
+			out = append(out, ipnet.IP.String())
+		}
+	}
+	return out
+}
+
+// cmpOr is v, or def when v is zero.
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// writeRPCError answers a request refused before it reaches MCP: the HTTP
+// status says why, the body is a JSON-RPC error without id (code -32600,
+// Invalid Request), which MCP clients know how to read.
+func writeRPCError(w http.ResponseWriter, status int, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      nil,
+		"error":   map[string]any{"code": -32600, "message": message},
+	})
+}
+
 // CheckOrigin refuses browser requests from other origins, as the MCP
 // streamable HTTP transport requires (against DNS rebinding): a request
 // with an Origin header is served only when that origin is a loopback one
@@ -122,12 +250,7 @@ func CheckOrigin(allowed []string, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusForbidden)
-		json.NewEncoder(w).Encode(map[string]any{
-			"jsonrpc": "2.0",
-			"error":   map[string]any{"code": -32600, "message": fmt.Sprintf("Forbidden: origin %q is not allowed", origin)},
-		})
+		writeRPCError(w, http.StatusForbidden, fmt.Sprintf("Forbidden: origin %q is not allowed", origin))
 	})
 }
 
@@ -148,6 +271,195 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// CheckHost refuses requests whose Host header is not allowed, on every
+// connection (loopback or not), against DNS rebinding: a page on
+// attacker.example whose name is made to resolve to this server sends
+// Host: attacker.example. Allowed are localhost names (localhost,
+// *.localhost), loopback addresses, and the entries of allowed: a bare
+// name or address matches it on any port, "name:port" only on that port
+// (case-insensitive). A refusal is 403 with a JSON-RPC error body.
+func CheckHost(allowed []string, next http.Handler) http.Handler {
+	names := map[string]bool{}
+	for _, a := range allowed {
+		if a = normalizeHost(a); a != "" {
+			names[a] = true
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, port := splitHost(r.Host)
+		if host != "" && (isLoopbackHost(host) || names[host] || (port != "" && names[net.JoinHostPort(host, port)])) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		writeRPCError(w, http.StatusForbidden, fmt.Sprintf(
+			"Forbidden: Host %q is not allowed (start lore serve with --allowed-host NAME to accept it)", r.Host))
+	})
+}
+
+// splitHost splits a Host header into a lower-case name (IPv6 without
+// brackets, no trailing dot) and its port, "" when absent.
+func splitHost(hostport string) (host, port string) {
+	hostport = strings.ToLower(strings.TrimSpace(hostport))
+	if h, p, err := net.SplitHostPort(hostport); err == nil {
+		host, port = h, p
+	} else {
+		host = strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+	}
+	return strings.TrimSuffix(host, "."), port
+}
+
+// normalizeHost is an --allowed-host entry in the form CheckHost compares:
+// "name" or "name:port" (JoinHostPort form), lower-case.
+func normalizeHost(entry string) string {
+	host, port := splitHost(entry)
+	if host == "" {
+		return ""
+	}
+	if port != "" {
+		return net.JoinHostPort(host, port)
+	}
+	return host
+}
+
+// RequireBearer serves only requests carrying Authorization: Bearer
+// <token>. The comparison is constant-time (over SHA-256 digests, so the
+// token's length does not leak either). A refusal is 401 with
+// WWW-Authenticate: Bearer (error="invalid_token" when a wrong token was
+// sent) and a JSON-RPC error body. The header is removed before the
+// request goes on, so the token never reaches handlers or their logs.
+func RequireBearer(token string, next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, sent := bearerToken(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(got))
+		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 || !sent {
+			challenge := `Bearer realm="lore"`
+			message := "Unauthorized: this server needs Authorization: Bearer <token>"
+			if sent {
+				challenge += `, error="invalid_token"`
+				message = "Unauthorized: the bearer token is not valid"
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
+			writeRPCError(w, http.StatusUnauthorized, message)
+			return
+		}
+		r = r.Clone(r.Context())
+		r.Header.Del("Authorization")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bearerToken extracts the token of an "Authorization: Bearer <token>"
+// value (the scheme is case-insensitive); sent is false when there is
+// none.
+func bearerToken(header string) (token string, sent bool) {
+	scheme, rest, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(rest)
+	return token, token != ""
+}
+
+// ValidToken checks a bearer token read from LORE_AUTH_TOKEN or a token
+// file: non-empty, and free of whitespace and control characters (which an
+// Authorization header cannot carry).
+func ValidToken(token string) error {
+	if token == "" {
+		return errors.New("the token is empty")
+	}
+	for _, r := range token {
+		if r <= ' ' || r == 0x7f {
+			return errors.New("the token contains whitespace or control characters")
+		}
+	}
+	return nil
+}
+
+// LoadToken returns the bearer token lore serve --http uses: the value of
+// LORE_AUTH_TOKEN (env), or the content of the --auth-token-file file,
+// whitespace around it trimmed (a trailing newline is fine); "" when
+// neither is given. Both at once, an unreadable or empty file and an
+// invalid token are errors, whose messages never hold the token.
+func LoadToken(env, file string) (string, error) {
+	switch {
+	case file != "" && env != "":
+		return "", fmt.Errorf("both %s and --auth-token-file are set: use one", EnvAuthToken)
+	case file != "":
+		data, err := os.ReadFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("--auth-token-file %s: the file does not exist", file)
+		}
+		if err != nil {
+			return "", fmt.Errorf("--auth-token-file %s: %w", file, err)
+		}
+		token := strings.TrimSpace(string(data))
+		if token == "" {
+			return "", fmt.Errorf("--auth-token-file %s: the file is empty; put a long random token in it (e.g. openssl rand -hex 32 > %s)", file, file)
+		}
+		if err := ValidToken(token); err != nil {
+			return "", fmt.Errorf("--auth-token-file %s: %w", file, err)
+		}
+		return token, nil
+	case env != "":
+		token := strings.TrimSpace(env)
+		if err := ValidToken(token); err != nil {
+			return "", fmt.Errorf("%s: %w", EnvAuthToken, err)
+		}
+		return token, nil
+	}
+	return "", nil
+}
+
+// limitListener returns a listener that serves at most max connections at
+// once: Accept waits for one of them to close before taking the next, so
+// further clients wait in the kernel's accept queue.
+func limitListener(ln net.Listener, max int) net.Listener {
+	return &limitedListener{Listener: ln, slots: make(chan struct{}, max), closed: make(chan struct{})}
+}
+
+type limitedListener struct {
+	net.Listener
+	slots     chan struct{}
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// Accept implements net.Listener.
+func (l *limitedListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+// Close implements net.Listener; it also wakes an Accept waiting for a slot.
+func (l *limitedListener) Close() error {
+	err := l.Listener.Close()
+	l.closeOnce.Do(func() { close(l.closed) })
+	return err
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+// Close implements net.Conn; the first call frees the connection's slot.
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }
 
 // ParseOrigins splits a LORE_ALLOWED_ORIGINS value.

@@ -3,32 +3,59 @@ package mcp
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// maxMessageBytes bounds one newline-delimited message; a longer line is
-// answered with an error and skipped, never buffered whole.
-const maxMessageBytes = 16 << 20
+// maxMessageBytes bounds one JSON-RPC message (or batch) on every
+// transport: a longer stdio line, or a longer HTTP POST body, is answered
+// with a -32600 error (tooLongMessage) and skipped, never buffered whole.
+const maxMessageBytes = 4 << 20
+
+// tooLongMessage is the error message answering a message over
+// maxMessageBytes, the same on stdio and HTTP.
+var tooLongMessage = fmt.Sprintf("invalid request: the message is longer than %d bytes (4 MiB)", maxMessageBytes)
+
+// batchesUntil is the first protocol version without JSON-RPC batches
+// (2025-06-18 removed them). A batch is served in a session of an earlier
+// version and refused with -32600 in later ones, on stdio and HTTP alike.
+const batchesUntil = "2025-06-18"
+
+// defaultVersion is the protocol version assumed before a session says
+// otherwise (no initialize yet, no MCP-Protocol-Version header), as the
+// streamable HTTP spec says.
+const defaultVersion = "2025-03-26"
+
+// metaProtocolVersion is the _meta key a 2026-07-28 request carries its
+// protocol version in.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
 // lineTransport is an sdk.Transport over newline-delimited JSON, like the
-// SDK's IOTransport, with two differences lore needs:
+// SDK's IOTransport, with differences lore needs:
 //
 //   - A line that is not a valid JSON-RPC message is answered with a
-//     JSON-RPC error (-32700 parse error, -32600 invalid request) and the
-//     connection keeps going; the SDK's transport closes the connection on
-//     the first bad line.
+//     JSON-RPC error (-32700 parse error, -32600 invalid request, with the
+//     message's id when it has a valid one) and the connection keeps going;
+//     the SDK's transport closes the connection on the first bad line.
+//   - A line over maxMessageBytes is answered with -32600 and skipped.
+//   - JSON-RPC batches are served in sessions before protocol 2025-06-18
+//     and refused with -32600 in later ones (see batchesUntil).
 //   - The "task" parameter of tools/call (MCP 2025-11-25 Tasks) is kept: the
 //     SDK's parameter type has no such field and would drop it, so it is
 //     moved into params._meta where the tasks middleware finds it (see
 //     moveTaskParam).
+//   - An error response the SDK would send with code 0 (not a JSON-RPC
+//     code) gets a defined one (see withDefinedCode).
 type lineTransport struct {
 	in  io.ReadCloser
 	out io.WriteCloser
@@ -48,18 +75,19 @@ func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 
 type lineOrErr struct {
 	line []byte
-	err  error
+	err  error // *lineTooLongError for a line over the limit
 }
 
 // lineConn is one newline-delimited JSON-RPC connection. It supports
-// JSON-RPC batches: the responses to a batch's calls are written together,
-// as one array, once all of them are known.
+// JSON-RPC batches (before 2025-06-18): the responses to a batch's calls
+// are written together, as one array, once all of them are known.
 type lineConn struct {
 	in  io.ReadCloser
 	out io.WriteCloser
 
 	incoming chan lineOrErr
 	queue    []jsonrpc.Message // decoded messages of the last batch not yet returned by Read
+	version  string            // the session's protocol version, from its initialize; "" before (only Read touches it)
 
 	writeMu sync.Mutex
 	batchMu sync.Mutex
@@ -88,29 +116,55 @@ func (c *lineConn) readLoop() {
 		case <-c.closed:
 			return
 		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
+		var tooLong *lineTooLongError
+		if err != nil && !errors.As(err, &tooLong) {
 			return
 		}
 	}
 }
 
-var errLineTooLong = errors.New("message longer than the limit")
+// lineTooLongError reports a line over the limit, with its first and last
+// bytes, where its id is.
+type lineTooLongError struct {
+	head, tail []byte
+}
+
+func (e *lineTooLongError) Error() string { return "message longer than the limit" }
+
+// id is the too-long message's id when its head or tail shows one.
+func (e *lineTooLongError) id() any {
+	if id := idFromHead(e.head); id != nil {
+		return id
+	}
+	return idFromTail(e.tail)
+}
+
+// Bytes readLine keeps of a too-long line, to find the message's id.
+const (
+	headBytes = 64 << 10
+	tailBytes = 256
+)
 
 // readLine returns the next line without its line ending. A line longer than
-// limit is consumed to its end and reported as errLineTooLong.
+// limit is consumed to its end and reported as a *lineTooLongError.
 func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(buf)+len(chunk) > limit {
+			tooLong := &lineTooLongError{head: make([]byte, 0, headBytes)}
+			tooLong.head = append(tooLong.head, buf[:min(len(buf), headBytes)]...)
+			tooLong.head = append(tooLong.head, chunk[:min(len(chunk), headBytes-len(tooLong.head))]...)
+			tooLong.tail = keepLast(buf, chunk, tailBytes)
 			// Skip the rest of this line, then report it.
 			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = r.ReadSlice('\n')
+				chunk, err = r.ReadSlice('\n')
+				tooLong.tail = keepLast(tooLong.tail, chunk, tailBytes)
 			}
 			if err != nil && err != io.EOF {
 				return nil, err
 			}
-			return nil, errLineTooLong
+			return nil, tooLong
 		}
 		buf = append(buf, chunk...)
 		switch {
@@ -124,6 +178,15 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// keepLast returns the last n bytes of a followed by b, in a new slice.
+func keepLast(a, b []byte, n int) []byte {
+	if len(b) >= n {
+		return bytes.Clone(b[len(b)-n:])
+	}
+	a = a[max(0, len(a)-(n-len(b))):]
+	return append(bytes.Clone(a), b...)
 }
 
 // Read implements sdk.Connection: it returns the next valid message,
@@ -143,8 +206,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		case next = <-c.incoming:
 		}
-		if errors.Is(next.err, errLineTooLong) {
-			c.writeRaw(errorResponse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message longer than %d bytes", maxMessageBytes)))
+		var tooLong *lineTooLongError
+		if errors.As(next.err, &tooLong) {
+			c.writeRaw(errorResponse(tooLong.id(), jsonrpc.CodeInvalidRequest, tooLongMessage))
 			continue
 		}
 		if next.err != nil {
@@ -163,28 +227,133 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			c.writeRaw(errResp)
 			continue
 		}
+		c.noteInitialize(msg)
 		return msg, nil
 	}
+}
+
+// noteInitialize records the session's protocol version from its first
+// initialize request, for the batch rule.
+func (c *lineConn) noteInitialize(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || req.Method != "initialize" || c.version != "" {
+		return
+	}
+	var params struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	json.Unmarshal(req.Params, &params)
+	c.version = negotiatedVersion(params.ProtocolVersion)
+}
+
+// negotiatedVersion is the version a session runs at when its initialize
+// asked for requested: the SDK keeps a legacy version lore serves and
+// answers any other with 2025-11-25.
+func negotiatedVersion(requested string) string {
+	switch requested {
+	case "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25":
+		return requested
+	}
+	return "2025-11-25"
 }
 
 // decodeOne decodes one message; on failure it returns the error response
 // to send instead.
 func decodeOne(raw []byte) (jsonrpc.Message, []byte) {
-	if !json.Valid(raw) {
-		return nil, errorResponse(nil, jsonrpc.CodeParseError, "parse error: the message is not valid JSON")
+	if bad := checkMessage(raw); bad != nil {
+		return nil, bad.response()
 	}
 	msg, err := jsonrpc.DecodeMessage(moveTaskParam(raw))
 	if err != nil {
-		return nil, errorResponse(rawID(raw), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
-	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "" {
-		return nil, errorResponse(rawID(raw), jsonrpc.CodeInvalidRequest, "invalid request: empty method")
+		return nil, errorResponse(rawID(raw), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
 	}
 	return msg, nil
 }
 
+// rpcError is a JSON-RPC error to answer a message with.
+type rpcError struct {
+	id      any // string, int64 or nil (null)
+	code    int64
+	message string
+}
+
+func (e *rpcError) response() []byte { return errorResponse(e.id, e.code, e.message) }
+
+// checkMessage checks that raw is one JSON-RPC 2.0 message lore accepts
+// (a request, a notification, or a response to one of its requests) and
+// returns the error to answer it with when it is not, or nil. The messages
+// name the rule broken, never a decoder's internals. Both transports use
+// it, so the same message gets the same answer on stdio and HTTP.
+func checkMessage(raw []byte) *rpcError {
+	if !json.Valid(raw) {
+		return &rpcError{nil, jsonrpc.CodeParseError, "parse error: the message is not valid JSON"}
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil || fields == nil {
+		return &rpcError{nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON object"}
+	}
+	id := idOf(fields["id"])
+	if rawID, ok := fields["id"]; ok && id == nil && !isNull(rawID) {
+		return &rpcError{nil, jsonrpc.CodeInvalidRequest, `invalid request: "id" must be a string or an integer`}
+	}
+	var version string
+	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
+		return &rpcError{id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`}
+	}
+	if rawMethod, ok := fields["method"]; ok {
+		var method string
+		if json.Unmarshal(rawMethod, &method) != nil || method == "" {
+			return &rpcError{id, jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a non-empty string`}
+		}
+		if params, ok := fields["params"]; ok && !isNull(params) {
+			if p := bytes.TrimSpace(params); p[0] != '{' && p[0] != '[' {
+				return &rpcError{id, jsonrpc.CodeInvalidRequest, `invalid request: "params" must be an object or an array`}
+			}
+		}
+		return nil
+	}
+	_, hasResult := fields["result"]
+	_, hasError := fields["error"]
+	if id != nil && hasResult != hasError {
+		return nil // a response
+	}
+	return &rpcError{id, jsonrpc.CodeInvalidRequest,
+		`invalid request: no "method" (a request needs one; a response needs an "id" and either "result" or "error")`}
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// batchVersion is the protocol version a batch is judged by: the session's
+// (defaultVersion when unknown), or a later one a member carries in
+// params._meta (2026-07-28 requests name their version there).
+func batchVersion(session string, members []json.RawMessage) string {
+	version := cmp.Or(session, defaultVersion)
+	for _, m := range members {
+		var msg struct {
+			Params struct {
+				Meta map[string]any `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(m, &msg) != nil {
+			continue
+		}
+		if v, _ := msg.Params.Meta[metaProtocolVersion].(string); v > version {
+			version = v
+		}
+	}
+	return version
+}
+
+// batchRefusal is the -32600 message refusing a batch in a session of
+// version.
+func batchRefusal(version string) string {
+	return fmt.Sprintf("invalid request: JSON-RPC batches are not supported in protocol version %s and later (this session: %s); send one message at a time",
+		batchesUntil, version)
+}
+
 // decodeBatch decodes a JSON-RPC batch. Invalid members are answered in the
 // batch's response array; the valid ones are returned for Read to hand out.
+// In a session of 2025-06-18 or later the whole batch is refused.
 func (c *lineConn) decodeBatch(line []byte) []jsonrpc.Message {
 	var members []json.RawMessage
 	if err := json.Unmarshal(line, &members); err != nil {
@@ -193,6 +362,10 @@ func (c *lineConn) decodeBatch(line []byte) []jsonrpc.Message {
 	}
 	if len(members) == 0 {
 		c.writeRaw(errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch"))
+		return nil
+	}
+	if v := batchVersion(c.version, members); v >= batchesUntil {
+		c.writeRaw(errorResponse(nil, jsonrpc.CodeInvalidRequest, batchRefusal(v)))
 		return nil
 	}
 	batch := &pendingBatch{slots: map[jsonrpc.ID]int{}}
@@ -214,6 +387,7 @@ func (c *lineConn) decodeBatch(line []byte) []jsonrpc.Message {
 			batch.responses = append(batch.responses, errResp)
 			continue
 		}
+		c.noteInitialize(msg)
 		msgs = append(msgs, msg)
 	}
 	if batch.left == 0 {
@@ -237,6 +411,9 @@ func (c *lineConn) decodeBatch(line []byte) []jsonrpc.Message {
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
+		msg = withDefinedCode(resp)
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -263,6 +440,23 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.writeRaw(data)
 }
 
+// withDefinedCode gives an error response a JSON-RPC code when the SDK has
+// none for it (a plain Go error encodes as code 0): a method called before
+// initialize, or a second initialize, is -32600 (Invalid Request), anything
+// else -32603 (Internal error). The message stays.
+func withDefinedCode(resp *jsonrpc.Response) *jsonrpc.Response {
+	var wire *jsonrpc.Error
+	if errors.As(resp.Error, &wire) && wire.Code != 0 {
+		return resp
+	}
+	message := resp.Error.Error()
+	code := int64(jsonrpc.CodeInternalError)
+	if strings.Contains(message, "during session initialization") || strings.Contains(message, `duplicate "initialize"`) {
+		code = jsonrpc.CodeInvalidRequest
+	}
+	return &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: code, Message: message}}
+}
+
 func (c *lineConn) writeBatch(responses []json.RawMessage) error {
 	data, err := json.Marshal(responses)
 	if err != nil {
@@ -281,8 +475,10 @@ func (c *lineConn) writeRaw(data []byte) error {
 	}
 	line := make([]byte, 0, len(data)+1)
 	line = append(append(line, data...), '\n')
-	_, err := c.out.Write(line)
-	return err
+	if _, err := c.out.Write(line); err != nil {
+		return fmt.Errorf("writing a JSON-RPC message: %w", err)
+	}
+	return nil
 }
 
 // Close implements sdk.Connection.
@@ -301,17 +497,15 @@ func (c *lineConn) SessionID() string { return "" }
 
 // errorResponse is a JSON-RPC error response; id nil encodes as null.
 func errorResponse(id any, code int64, message string) []byte {
+	type rpcErr struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
 	data, _ := json.Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      any    `json:"id"`
-		Error   struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}{code, message}})
+		Error   rpcErr `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: rpcErr{code, message}})
 	return data
 }
 
@@ -321,16 +515,62 @@ func rawID(raw []byte) any {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(raw, &probe) != nil || len(probe.ID) == 0 {
+	if json.Unmarshal(raw, &probe) != nil {
+		return nil
+	}
+	return idOf(probe.ID)
+}
+
+// idOf decodes a raw "id" value: a string or an integer, else nil.
+func idOf(raw json.RawMessage) any {
+	if len(raw) == 0 {
 		return nil
 	}
 	var s string
-	if json.Unmarshal(probe.ID, &s) == nil {
+	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
 	var n int64
-	if json.Unmarshal(probe.ID, &n) == nil {
+	if json.Unmarshal(raw, &n) == nil {
 		return n
 	}
 	return nil
+}
+
+// idFromHead finds the top-level "id" of a message from its first bytes
+// (the rest cut off): a message too long to read whole is still answered
+// with its id when the id comes before the cut, as it usually does.
+func idFromHead(head []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		if key == "id" {
+			return idOf(value)
+		}
+	}
+	return nil
+}
+
+// tailID matches a top-level "id" member ending a message: nested objects
+// end in more than one brace, and a quote inside a string is escaped.
+var tailID = regexp.MustCompile(`[,{]\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*}\s*$`)
+
+// idFromTail finds the top-level "id" of a message from its last bytes,
+// where clients that write the id after the params put it.
+func idFromTail(tail []byte) any {
+	m := tailID.FindSubmatch(bytes.TrimRight(tail, "\r\n"))
+	if m == nil {
+		return nil
+	}
+	return idOf(m[1])
 }
