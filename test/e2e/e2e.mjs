@@ -53,7 +53,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function stdioTransport(args = [], version, root = ROOT) {
   const t = new StdioClientTransport({
     command: env.LORE_BIN,
-    args: ['serve', '--root', root, ...args],
+    // The big and empty projects sit beside the root: the code tools may
+    // index them only because they are allowed roots.
+    args: ['serve', '--root', root, '--allow-root', env.LORE_BIG, '--allow-root', env.LORE_EMPTY, ...args],
     env: { ...env },
     stderr: 'pipe',
   });
@@ -195,11 +197,15 @@ async function codeTools(client) {
   const errorCases = [
     ['search_code', { path: ROOT }, 'Missing required argument: query'],
     ['search_code', { query: '   ' }, 'Query cannot be empty'],
-    ['search_code', { query: 'x', path: '/does/not/exist' }, 'Path does not exist or is not a directory: /does/not/exist'],
+    ['search_code', { query: 'x', path: '/does/not/exist' }, 'Path is outside the allowed roots: /does/not/exist'],
+    ['search_code', { query: 'x', path: 'missing' }, `Path does not exist or is not a directory: ${ROOT}/missing`],
+    ['search_code', { query: 'x', path: env.LORE_OUTSIDE }, `Path is outside the allowed roots: ${env.LORE_OUTSIDE}`],
+    ['search_code', { query: 'x', path: 'link-out' }, 'Path is outside the allowed roots: link-out'],
     ['search_code', { query: 'x', path: env.LORE_EMPTY }, `No index found for path: ${env.LORE_EMPTY}. Run 'index_codebase' tool first.`],
     ['search_docs', {}, 'Missing required argument: query'],
     ['index_codebase', {}, 'Missing required argument: path'],
-    ['index_codebase', { path: '/does/not/exist' }, 'Path does not exist or is not a directory: /does/not/exist'],
+    ['index_codebase', { path: '/does/not/exist' }, 'Path is outside the allowed roots: /does/not/exist'],
+    ['index_codebase', { path: '../outside' }, 'Path is outside the allowed roots: ../outside'],
   ];
   for (const [name, args, message] of errorCases) {
     const res = await client.callTool({ name, arguments: args });
