@@ -14,7 +14,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/lore-dev/lore/internal/config"
+	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/index"
 )
@@ -23,7 +23,7 @@ func init() {
 	register("index", command{summary: "build or update the index of a folder (default: .)", run: runIndex})
 }
 
-func runIndex(ctx context.Context, a *app, args []string) error {
+func runIndex(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
 	force := fs.Bool("force", false, "rebuild the index from scratch")
 	format := fs.String("format", "human", "output format: human or json")
@@ -52,20 +52,20 @@ func runIndex(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	indexPath, err := config.IndexPath(a.indexFlag, root.Path())
+	loc, err := a.services().Locate(root.Path())
 	if err != nil {
 		return err
 	}
-	opts := index.Options{Root: root.Path(), IndexPath: indexPath, Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
-		NoWait: *noWait, OnWait: func(pid int) { fmt.Fprintln(a.stderr, waitingMessage(indexPath, pid)) }}
+	req := svc.IndexRequest{Root: root.Path(), Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
+		NoWait: *noWait, OnWait: func(pid int) { fmt.Fprintln(a.stderr, waitingMessage(loc.Database, pid)) }}
 	for _, d := range strings.Split(*skipDirs, ",") {
 		if d = strings.TrimSpace(d); d != "" {
-			opts.SkipDirs = append(opts.SkipDirs, d)
+			req.SkipDirs = append(req.SkipDirs, d)
 		}
 	}
 	bar := newProgressBar(a.stderr, *quiet)
-	opts.Progress = bar.update
-	stats, err := index.Run(ctx, opts)
+	req.Progress = bar.update
+	stats, err := a.services().Index(ctx, req)
 	bar.finish()
 	if err != nil {
 		return err

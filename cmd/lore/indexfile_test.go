@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/index"
 )
@@ -33,10 +35,42 @@ func exitCode(t *testing.T, err error) int {
 	return -1
 }
 
+// holdWriter starts an index run of root into indexPath in this process,
+// as lore serve's index_codebase does, and returns once it is writing; the
+// run holds the index until release is called.
+func holdWriter(t *testing.T, ctx context.Context, indexPath, root string) (release func()) {
+	t.Helper()
+	writing, proceed, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	var once, releaseOnce sync.Once
+	services := svc.New(svc.Options{IndexFor: svc.DefaultIndexFor(indexPath)})
+	go func() {
+		_, err := services.Index(ctx, svc.IndexRequest{Root: root, Progress: func(index.Progress) {
+			once.Do(func() { close(writing); <-proceed })
+		}})
+		done <- err
+	}()
+	select {
+	case <-writing:
+	case err := <-done:
+		t.Fatalf("the holding run ended before it wrote: %v", err)
+	}
+	release = func() {
+		releaseOnce.Do(func() {
+			close(proceed)
+			if err := <-done; err != nil {
+				t.Errorf("the holding run: %v", err)
+			}
+			services.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
 // TestWriterLockAcrossProcesses: one writer per index across processes.
-// The test process holds the index's writer lock through index.Lock, as
-// lore serve's index_codebase (index.Run) does during a run; real lore
-// index processes are refused with --no-wait, or wait and then finish.
+// The test process holds the index with a run of its own, as lore serve's
+// index_codebase does; real lore index processes are refused with
+// --no-wait, or wait and then finish.
 func TestWriterLockAcrossProcesses(t *testing.T) {
 	bin := loreBinary(t)
 	root := realPath(t, cliRepo(t))
@@ -45,11 +79,7 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 
 	t.Run("no-wait fails naming the holder", func(t *testing.T) {
 		indexPath := filepath.Join(t.TempDir(), "c.db")
-		lock, err := index.Lock(ctx, indexPath, index.LockOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer lock.Release()
+		holdWriter(t, ctx, indexPath, root)
 		var stdout, stderr bytes.Buffer
 		cmd := exec.CommandContext(ctx, bin, "--index", indexPath, "index", "--no-wait", root)
 		cmd.Env, cmd.Stdout, cmd.Stderr = serveEnv(t), &stdout, &stderr
@@ -62,11 +92,7 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 
 	t.Run("waits until the holder is done", func(t *testing.T) {
 		indexPath := filepath.Join(t.TempDir(), "c.db")
-		lock, err := index.Lock(ctx, indexPath, index.LockOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer lock.Release()
+		release := holdWriter(t, ctx, indexPath, root)
 		var stdout bytes.Buffer
 		cmd := exec.CommandContext(ctx, bin, "--index", indexPath, "index", root)
 		cmd.Env, cmd.Stdout = serveEnv(t), &stdout
@@ -82,7 +108,7 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 		if want := waitingMessage(indexPath, os.Getpid()) + "\n"; line != want {
 			t.Errorf("stderr while waiting: %q, want %q", line, want)
 		}
-		lock.Release()
+		release()
 		rest, _ := io.ReadAll(stderr)
 		if code := exitCode(t, cmd.Wait()); code != exitOK || len(rest) != 0 {
 			t.Fatalf("after the lock was released: exit %d, stderr %q", code, rest)
@@ -130,7 +156,9 @@ func TestNoIndexNamesTheFile(t *testing.T) {
 	dir := t.TempDir()
 	killed := filepath.Join(dir, "killed.db")
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err := index.Run(ctx, index.Options{Root: root, IndexPath: killed, Progress: func(index.Progress) { cancel() }})
+	services := svc.New(svc.Options{IndexFor: svc.DefaultIndexFor(killed)})
+	defer services.Close()
+	_, err := services.Index(ctx, svc.IndexRequest{Root: root, Progress: func(index.Progress) { cancel() }})
 	if errs.KindOf(err) != errs.Cancelled {
 		t.Fatalf("simulated killed run: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"syscall"
 
+	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/errs"
 )
 
@@ -22,17 +23,28 @@ const (
 	exitUsage = 2
 )
 
-// app carries what every subcommand shares: output streams and global flags.
-type app struct {
+// cli carries what every subcommand shares: output streams and global flags.
+type cli struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
 	indexFlag      string // --index: the index file, overriding LORE_INDEX and the default
+
+	svc *svc.App // made on first use by services
+}
+
+// services returns lore's services for this command: indexes are found
+// where --index, LORE_INDEX or the default say.
+func (a *cli) services() *svc.App {
+	if a.svc == nil {
+		a.svc = svc.New(svc.Options{IndexFor: svc.DefaultIndexFor(a.indexFlag)})
+	}
+	return a.svc
 }
 
 // command is one subcommand of lore.
 type command struct {
 	summary string
-	run     func(ctx context.Context, a *app, args []string) error
+	run     func(ctx context.Context, a *cli, args []string) error
 }
 
 // commands is filled by each subcommand's file in its init function, so a
@@ -63,7 +75,7 @@ func main() {
 
 // runMain runs lore with args and returns the process exit code.
 func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdout: stdout, stderr: stderr, stdin: stdin}
+	a := &cli{stdout: stdout, stderr: stderr, stdin: stdin}
 	// Global flags come before the subcommand: lore [--index FILE] <command> ...
 	for len(args) > 0 {
 		switch arg := args[0]; {
@@ -98,7 +110,27 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	err := cmd.run(ctx, a, args[1:])
-	return reportError(stderr, err)
+	if a.svc != nil {
+		if cerr := a.svc.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	return reportError(stderr, a.mapError(err))
+}
+
+// mapError gives a core error the shape the CLI promises, once for every
+// command: a missing index says what to run.
+func (a *cli) mapError(err error) error {
+	e, ok := errs.As(err)
+	if !ok || e.Kind != errs.NoIndex || e.Code != errs.CodeNoIndex {
+		return err
+	}
+	root, _ := e.Details["root"].(string)
+	index, _ := e.Details["index"].(string)
+	if root == "" {
+		return err
+	}
+	return noIndexError(a, root, index)
 }
 
 // reportError prints err for a person and maps it to an exit code; it is

@@ -15,7 +15,7 @@ func init() {
 	register("model", command{summary: "download a model2vec embedding model (model pull <hf-repo-id>)", run: runModel})
 }
 
-func runModel(ctx context.Context, a *app, args []string) error {
+func runModel(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("model", flag.ContinueOnError)
 	quiet := fs.Bool("quiet", false, "no progress")
 	fs.Usage = func() {

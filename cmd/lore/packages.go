@@ -7,15 +7,13 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/lore-dev/lore/internal/config"
+	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/packages"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 func init() {
@@ -48,7 +46,7 @@ type subcommandArgs struct {
 // parseSubcommand parses a packages/specs subcommand's flags (--root,
 // --format, and those extra adds) and checks its positional count.
 // maxArgs -1 means any number.
-func parseSubcommand(a *app, argv []string, family, name, usage string, minArgs, maxArgs int, extra func(*flag.FlagSet)) (*subcommandArgs, error) {
+func parseSubcommand(a *cli, argv []string, family, name, usage string, minArgs, maxArgs int, extra func(*flag.FlagSet)) (*subcommandArgs, error) {
 	fs := flag.NewFlagSet(family+" "+name, flag.ContinueOnError)
 	rootFlag := fs.String("root", ".", "the indexed folder")
 	format := fs.String("format", "human", "output format: human or json")
@@ -73,7 +71,7 @@ func parseSubcommand(a *app, argv []string, family, name, usage string, minArgs,
 	return &subcommandArgs{pos: pos, root: root, format: *format}, nil
 }
 
-func runPackages(ctx context.Context, a *app, argv []string) error {
+func runPackages(ctx context.Context, a *cli, argv []string) error {
 	if len(argv) == 0 {
 		fmt.Fprint(a.stderr, packagesUsage)
 		return usagef("")
@@ -111,11 +109,7 @@ func runPackages(ctx context.Context, a *app, argv []string) error {
 			return err
 		}
 		query := strings.Join(sa.pos, " ")
-		var found []packages.Package
-		err = withIndex(ctx, a, sa.root.Path(), func(st *store.Store) error {
-			found, err = packages.Search(ctx, st.DB(), query, packages.DefaultSearchLimit)
-			return err
-		})
+		found, err := a.services().SearchPackages(ctx, sa.root.Path(), query, packages.DefaultSearchLimit)
 		if err != nil {
 			return err
 		}
@@ -131,7 +125,7 @@ func runPackages(ctx context.Context, a *app, argv []string) error {
 		}
 		p, ok := g.Get(sa.pos[0])
 		if !ok {
-			return errs.New(errs.NotFound, "PACKAGE_NOT_FOUND", "Package '%s' not found", sa.pos[0])
+			return errs.New(errs.NotFound, errs.CodePackageNotFound, "Package '%s' not found", sa.pos[0])
 		}
 		if sa.format == "json" {
 			return writeJSON(a.stdout, p)
@@ -210,20 +204,12 @@ func runPackages(ctx context.Context, a *app, argv []string) error {
 		if err != nil {
 			return err
 		}
-		var rep packagesStatus
-		err = withIndex(ctx, a, sa.root.Path(), func(st *store.Store) error {
-			meta, err := st.Meta(ctx)
-			if err != nil {
-				return err
-			}
-			rep = packagesStatus{Root: sa.root.Path(), Index: st.Path(), IndexedAt: meta["indexed_at"], GitCommit: meta["git_commit"]}
-			rep.PackageCount, _ = strconv.Atoi(meta["package_count"])
-			rep.SpecCount, _ = strconv.Atoi(meta["spec_count"])
-			return nil
-		})
+		st, err := a.services().Status(ctx, sa.root.Path())
 		if err != nil {
 			return err
 		}
+		rep := packagesStatus{Root: st.Root, Index: st.Index, IndexedAt: st.IndexedAt, GitCommit: st.GitCommit,
+			PackageCount: st.Packages, SpecCount: st.Specs}
 		if sa.format == "json" {
 			return writeJSON(a.stdout, rep)
 		}
@@ -264,36 +250,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// withIndex runs fn on root's index, opened read-only; a missing index is
-// the message that says what to run.
-func withIndex(ctx context.Context, a *app, root string, fn func(*store.Store) error) error {
-	indexPath, err := config.IndexPath(a.indexFlag, root)
-	if err != nil {
-		return err
-	}
-	st, err := store.OpenReadOnly(ctx, indexPath)
-	if err != nil {
-		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
-			return noIndexError(a, root, indexPath)
-		}
-		return err
-	}
-	defer st.Close()
-	return fn(st)
-}
-
 // loadPackages reads every package of root's index.
-func loadPackages(ctx context.Context, a *app, root string) (*packages.Graph, error) {
-	var all []packages.Package
-	err := withIndex(ctx, a, root, func(st *store.Store) error {
-		var err error
-		all, err = packages.LoadAll(ctx, st.DB())
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return packages.NewGraph(all), nil
+func loadPackages(ctx context.Context, a *cli, root string) (*svc.Packages, error) {
+	return a.services().Packages(ctx, root)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lore-dev/lore/internal/index"
+	svc "github.com/lore-dev/lore/internal/app"
 )
 
 // nobody is the user a root test runs lore as, so that file permissions
@@ -32,7 +32,9 @@ func TestReadOnlyIndexFolder(t *testing.T) {
 	root := realPath(t, cliRepo(t))
 	roDir := realPath(t, t.TempDir()) // holds an index; read-only for lore
 	indexPath := filepath.Join(roDir, "index.db")
-	if _, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	services := svc.New(svc.Options{IndexFor: svc.DefaultIndexFor(indexPath)})
+	defer services.Close()
+	if _, err := services.Index(context.Background(), svc.IndexRequest{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	rwDir := realPath(t, t.TempDir()) // writable for lore, with a read-only index file

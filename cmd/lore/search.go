@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/config"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
@@ -20,7 +21,7 @@ func init() {
 	register("search", command{summary: "ranked code search over an indexed folder", run: runSearch})
 }
 
-func runSearch(ctx context.Context, a *app, args []string) error {
+func runSearch(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	rootFlag := fs.String("root", ".", "the indexed folder")
 	limit := fs.Int("limit", search.DefaultLimit, "number of results")
@@ -65,29 +66,15 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if ownsProcess {
 		queryStarts = tuneForOneShot()
 	}
-	eng, err := openEngine(ctx, a, root.Path())
-	if err != nil {
-		return err
+	if err := a.services().Warm(ctx, root.Path()); err != nil {
+		return doing("searching the index of "+root.Path(), err)
 	}
-	defer eng.Close()
 	queryStarts()
-	if *embedder != "" {
-		// Vectors are never mixed: the query must use the index's embedder.
-		meta, err := eng.Store().Meta(ctx)
-		if err != nil {
-			return err
-		}
-		if recorded := meta["embedder_spec"]; recorded != *embedder {
-			return errs.New(errs.Invalid, "EMBEDDER_MISMATCH",
-				"the index of %s was built with embedder %q, not %q; run \"lore index --embedder %s %s\" to re-embed",
-				root.Path(), recorded, *embedder, *embedder, root.Path())
-		}
-	}
-	resp, err := eng.Search(ctx, opts)
+	res, err := a.services().Search(ctx, svc.SearchRequest{Root: root.Path(), Options: opts, Embedder: *embedder})
 	if err != nil {
 		return doing("searching the index of "+root.Path(), err)
 	}
-	return writeResponse(a.stdout, *format, resp)
+	return writeResponse(a.stdout, *format, res.Response)
 }
 
 // doing prefixes an internal failure (an untyped error, such as SQLite's
@@ -100,31 +87,11 @@ func doing(what string, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// openEngine opens the index of root, turning a missing index into the
-// message that tells the user what to run.
-func openEngine(ctx context.Context, a *app, root string) (*search.Engine, error) {
-	indexPath, err := config.IndexPath(a.indexFlag, root)
-	if err != nil {
-		return nil, err
-	}
-	eng, err := search.Open(ctx, indexPath)
-	if err != nil {
-		if errs.KindOf(err) == errs.NoIndex {
-			if e, ok := errs.As(err); ok && e.Code == "INDEX_OUTDATED" {
-				return nil, err
-			}
-			return nil, noIndexError(a, root, indexPath)
-		}
-		return nil, doing("opening the index "+indexPath, err)
-	}
-	return eng, nil
-}
-
 // noIndexError says that root has no index and what to run. When the user
 // named the file (--index or LORE_INDEX) the message names it too, and
 // says whether it is missing or there but never finished (a first run
 // that was killed): the folder is not what picked the index then.
-func noIndexError(a *app, root, indexPath string) error {
+func noIndexError(a *cli, root, indexPath string) error {
 	how := ""
 	switch {
 	case a.indexFlag != "":
@@ -132,13 +99,13 @@ func noIndexError(a *app, root, indexPath string) error {
 	case os.Getenv(config.EnvIndex) != "":
 		how = "lore index " + root
 	default:
-		return errs.New(errs.NoIndex, "NO_INDEX", "no index for %s; run \"lore index %s\" first", root, root)
+		return errs.New(errs.NoIndex, errs.CodeNoIndex, "no index for %s; run \"lore index %s\" first", root, root)
 	}
 	if _, err := os.Stat(indexPath); err == nil {
-		return errs.New(errs.NoIndex, "NO_INDEX",
+		return errs.New(errs.NoIndex, errs.CodeNoIndex,
 			"the index %s has not been built yet (an earlier run did not finish); run \"%s\" first", indexPath, how)
 	}
-	return errs.New(errs.NoIndex, "NO_INDEX", "no index at %s for %s; run \"%s\" first", indexPath, root, how)
+	return errs.New(errs.NoIndex, errs.CodeNoIndex, "no index at %s for %s; run \"%s\" first", indexPath, root, how)
 }
 
 func writeResponse(w io.Writer, format string, resp *search.Response) error {

@@ -10,21 +10,20 @@ import (
 	"runtime/debug"
 	"strings"
 
+	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/assist"
 	"github.com/lore-dev/lore/internal/config"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/httpapi"
 	"github.com/lore-dev/lore/internal/mcp"
-	"github.com/lore-dev/lore/internal/search"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 func init() {
 	register("serve", command{summary: "serve lore to AI assistants over MCP (stdio, or streamable HTTP with --http)", run: runServe})
 }
 
-func runServe(ctx context.Context, a *app, args []string) error {
+func runServe(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	rootFlag := fs.String("root", ".", "the served folder: the code tools' \".\" and the default CODE_ROOT")
 	toolsets := fs.String("toolsets", strings.Join(mcp.Toolsets, ","), "tool families to serve, comma-separated")
@@ -97,28 +96,29 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	// --index and LORE_INDEX name the served root's index; any other root
 	// indexed through index_codebase gets its own default location.
-	indexFor := func(absRoot string) (string, error) {
-		if absRoot == served.Path() {
-			return config.IndexPath(a.indexFlag, absRoot)
-		}
-		return config.DefaultIndexPath(absRoot)
+	svcOpts := svc.Options{IndexFor: svc.ServeIndexFor(served.Path(), a.indexFlag)}
+	if chat != nil { // a nil *Chat in the interface would look configured
+		svcOpts.Chat = chat
 	}
+	services := svc.New(svcOpts)
+	defer services.Close()
 	if *readOnly {
-		if err := requireIndex(ctx, served.Path(), indexFor); err != nil {
+		if err := services.Warm(ctx, served.Path()); err != nil {
+			if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == errs.CodeNoIndex {
+				return errs.New(errs.NoIndex, errs.CodeNoIndex,
+					"no index for %s (looked at %s); run \"lore index %s\" first: --read-only serves an existing index only",
+					served.Path(), e.Details["index"], served.Path())
+			}
 			return err
 		}
 	}
-
 	if *specsDir == "" {
-		*specsDir = recordedSpecsDir(ctx, served.Path(), indexFor)
+		*specsDir = services.RecordedSpecsDir(ctx, served.Path())
 	}
 	opts := mcp.Options{
 		Name: cfg.ServerName, Version: cfg.ServerVersion,
 		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot, AllowRoots: extraRoots, SpecsDir: *specsDir,
-		Toolsets: sets, ReadOnly: *readOnly, IndexFor: indexFor, Logger: logger,
-	}
-	if chat != nil {
-		opts.Chat = chat
+		Toolsets: sets, ReadOnly: *readOnly, App: services, Logger: logger,
 	}
 	srv, err := mcp.New(opts)
 	if err != nil {
@@ -140,24 +140,6 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		})
 	}
 	return srv.Serve(ctx, readCloser(a.stdin), writeCloser(a.stdout))
-}
-
-// requireIndex is --read-only's start-up check: without an index there is
-// nothing to serve, so lore serve stops and says what to run.
-func requireIndex(ctx context.Context, root string, indexFor func(string) (string, error)) error {
-	indexPath, err := indexFor(root)
-	if err != nil {
-		return err
-	}
-	eng, err := search.Open(ctx, indexPath)
-	if err != nil {
-		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
-			return errs.New(errs.NoIndex, "NO_INDEX",
-				"no index for %s (looked at %s); run \"lore index %s\" first: --read-only serves an existing index only", root, indexPath, root)
-		}
-		return err
-	}
-	return eng.Close()
 }
 
 // buildVersion is the version the binary was built as: the module version
@@ -192,24 +174,4 @@ func readCloser(r io.Reader) io.ReadCloser {
 func writeCloser(w io.Writer) io.WriteCloser {
 	// Closing the session must not close the process's stdout.
 	return nopWriteCloser{w}
-}
-
-// recordedSpecsDir is the specs folder the root was last indexed with, so
-// the spec tools read the same specs search_specs searches; "" when there
-// is no index or none was given.
-func recordedSpecsDir(ctx context.Context, root string, indexFor func(string) (string, error)) string {
-	path, err := indexFor(root)
-	if err != nil {
-		return ""
-	}
-	st, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		return ""
-	}
-	defer st.Close()
-	meta, err := st.Meta(ctx)
-	if err != nil {
-		return ""
-	}
-	return meta["specs_dir"]
 }

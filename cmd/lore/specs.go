@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/lore-dev/lore/internal/specs"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 func init() {
@@ -29,7 +28,7 @@ list, show and scenario read the spec files directly (openspec/ and specs/
 under the root, or --specs-dir); search reads the index built by "lore index".
 `
 
-func runSpecs(ctx context.Context, a *app, argv []string) error {
+func runSpecs(ctx context.Context, a *cli, argv []string) error {
 	if len(argv) == 0 {
 		fmt.Fprint(a.stderr, specsUsage)
 		return usagef("")
@@ -48,7 +47,7 @@ func runSpecs(ctx context.Context, a *app, argv []string) error {
 		if err != nil {
 			return err
 		}
-		found, err := specs.Discover(sa.root.Path(), *specsDir)
+		found, err := a.services().Specs(sa.root.Path(), *specsDir)
 		if err != nil {
 			return err
 		}
@@ -63,7 +62,7 @@ func runSpecs(ctx context.Context, a *app, argv []string) error {
 		if err != nil {
 			return err
 		}
-		found, err := specs.Discover(sa.root.Path(), *specsDir)
+		found, err := a.services().Specs(sa.root.Path(), *specsDir)
 		if err != nil {
 			return err
 		}
@@ -89,7 +88,7 @@ func runSpecs(ctx context.Context, a *app, argv []string) error {
 		if err != nil {
 			return err
 		}
-		found, err := specs.Discover(sa.root.Path(), *specsDir)
+		found, err := a.services().Specs(sa.root.Path(), *specsDir)
 		if err != nil {
 			return err
 		}
@@ -118,18 +117,11 @@ func runSpecs(ctx context.Context, a *app, argv []string) error {
 			return usagef("--limit must be positive, got %d", *limit)
 		}
 		query := strings.Join(sa.pos, " ")
-		var hits []specs.Hit
-		err = withIndex(ctx, a, sa.root.Path(), func(st *store.Store) error {
-			hits, err = specs.Search(ctx, st.DB(), query, *limit)
-			return err
-		})
+		hits, err := a.services().SearchSpecs(ctx, sa.root.Path(), query, *limit)
 		if err != nil {
 			return err
 		}
 		if sa.format == "json" {
-			if hits == nil {
-				hits = []specs.Hit{}
-			}
 			return writeJSON(a.stdout, hits)
 		}
 		if len(hits) == 0 {

@@ -5,29 +5,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"strconv"
 
 	"github.com/lore-dev/lore/internal/fsroot"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 func init() {
 	register("status", command{summary: "show where an index is, when it was built and what it holds", run: runStatus})
 }
 
-// statusReport is what lore status prints.
-type statusReport struct {
-	Root          string                `json:"root"`
-	Index         string                `json:"index"`
-	IndexedAt     string                `json:"indexed_at"`
-	GitCommit     string                `json:"git_commit"`
-	SchemaVersion int                   `json:"schema_version"`
-	Files         int                   `json:"files"`
-	Chunks        int                   `json:"chunks"`
-	Languages     []store.LanguageCount `json:"languages"`
-}
-
-func runStatus(ctx context.Context, a *app, args []string) error {
+func runStatus(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	rootFlag := fs.String("root", ".", "the indexed folder")
 	format := fs.String("format", "human", "output format: human or json")
@@ -43,24 +29,10 @@ func runStatus(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := openEngine(ctx, a, root.Path())
+	rep, err := a.services().Status(ctx, root.Path())
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
-	st := eng.Store()
-	meta, err := st.Meta(ctx)
-	if err != nil {
-		return err
-	}
-	langs, err := st.LanguageCounts(ctx)
-	if err != nil {
-		return err
-	}
-	rep := statusReport{Root: root.Path(), Index: st.Path(), IndexedAt: meta["indexed_at"], GitCommit: meta["git_commit"], Languages: langs}
-	rep.SchemaVersion, _ = strconv.Atoi(meta["schema_version"])
-	rep.Files, _ = strconv.Atoi(meta["file_count"])
-	rep.Chunks, _ = strconv.Atoi(meta["chunk_count"])
 	if *format == "json" {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -72,9 +44,9 @@ func runStatus(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "root            %s\nindex           %s\nindexed at      %s\ngit commit      %s\nschema version  %d\nfiles           %d\nchunks          %d\n",
 		rep.Root, rep.Index, rep.IndexedAt, commit, rep.SchemaVersion, rep.Files, rep.Chunks)
-	if len(langs) > 0 {
+	if len(rep.Languages) > 0 {
 		fmt.Fprintf(a.stdout, "\n%-14s %8s %8s\n", "language", "files", "chunks")
-		for _, l := range langs {
+		for _, l := range rep.Languages {
 			fmt.Fprintf(a.stdout, "%-14s %8d %8d\n", l.Language, l.Files, l.Chunks)
 		}
 	}

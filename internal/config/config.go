@@ -42,13 +42,19 @@ func DefaultIndexPath(absRoot string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return IndexPathIn(cache, absRoot), nil
+}
+
+// IndexPathIn is where the index of root lives under the cache folder
+// cache (see DefaultIndexPath).
+func IndexPathIn(cache, absRoot string) string {
 	sum := sha256.Sum256([]byte(absRoot))
 	name := unsafeNameChars.ReplaceAllString(filepath.Base(absRoot), "_")
 	name = strings.Trim(name, "._-")
 	if name == "" {
 		name = "root"
 	}
-	return filepath.Join(cache, "indexes", name+"-"+hex.EncodeToString(sum[:6]), "index.db"), nil
+	return filepath.Join(cache, "indexes", name+"-"+hex.EncodeToString(sum[:6]), "index.db")
 }
 
 // IndexPath picks the index file for absRoot: an explicit flag first, then

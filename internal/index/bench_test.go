@@ -42,7 +42,7 @@ func BenchmarkIndexCold(b *testing.B) {
 	root := benchRepo(b, 1000)
 	for b.Loop() {
 		idx := filepath.Join(b.TempDir(), "index.db")
-		if _, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: idx}); err != nil {
+		if _, err := runAt(context.Background(), idx, index.Options{Root: root}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,7 +52,7 @@ func BenchmarkReindexOneFile(b *testing.B) {
 	root := benchRepo(b, 1000)
 	idx := filepath.Join(b.TempDir(), "index.db")
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: idx}); err != nil {
+	if _, err := runAt(ctx, idx, index.Options{Root: root}); err != nil {
 		b.Fatal(err)
 	}
 	target := filepath.Join(root, "pkg00", "router_000.go")
@@ -60,7 +60,7 @@ func BenchmarkReindexOneFile(b *testing.B) {
 		os.WriteFile(target, []byte(fmt.Sprintf("package pkg\n\n// Touched%d was edited.\nfunc Touched%d() {}\n", i, i)), 0o644)
 		future := time.Now().Add(time.Duration(i+1) * time.Second)
 		os.Chtimes(target, future, future)
-		stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: idx})
+		stats, err := runAt(ctx, idx, index.Options{Root: root})
 		if err != nil || stats.Indexed != 1 {
 			b.Fatalf("re-index: %+v, %v", stats, err)
 		}
@@ -71,14 +71,13 @@ func BenchmarkSearch(b *testing.B) {
 	root := benchRepo(b, 1000)
 	idx := filepath.Join(b.TempDir(), "index.db")
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: idx}); err != nil {
+	if _, err := runAt(ctx, idx, index.Options{Root: root}); err != nil {
 		b.Fatal(err)
 	}
-	eng, err := search.Open(ctx, idx)
+	eng, err := openEngine(b, ctx, idx)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer eng.Close()
 	queries := []string{"session token handler", "Serve42", "empty cache key error", "how are metrics events processed"}
 	for i := 0; b.Loop(); i++ {
 		if _, err := eng.Search(ctx, search.Options{Query: queries[i%len(queries)], Limit: 10}); err != nil {

@@ -19,14 +19,13 @@ import (
 func TestConcurrentSearchesDuringReindex(t *testing.T) {
 	ctx := context.Background()
 	root, indexPath := setup(t)
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := search.Open(ctx, indexPath)
+	eng, err := openEngine(t, ctx, indexPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer eng.Close()
 	queries := []string{"RouteContext", "total price of the cart", "parse_args", "handler", "install the shop"}
 	answers := func() map[string][]search.Result {
 		out := map[string][]search.Result{}
@@ -48,7 +47,7 @@ func TestConcurrentSearchesDuringReindex(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+		if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 			errc <- err
 		}
 	}()

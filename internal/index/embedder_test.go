@@ -12,7 +12,6 @@ import (
 
 	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/search"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 // embeddingServer is an OpenAI-compatible /v1/embeddings endpoint whose
@@ -53,7 +52,7 @@ func TestOpenAIEmbedderIsRecordedAndNeverMixed(t *testing.T) {
 	root, indexPath := setup(t)
 	ctx := context.Background()
 
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Embedder: "openai:test-model"}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root, Embedder: "openai:test-model"}); err != nil {
 		t.Fatal(err)
 	}
 	if calls.Load() == 0 {
@@ -72,7 +71,7 @@ func TestOpenAIEmbedderIsRecordedAndNeverMixed(t *testing.T) {
 	// Re-indexing without --embedder keeps the recorded one and embeds only
 	// what changed.
 	before := calls.Load()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	if calls.Load() != before {
@@ -80,14 +79,14 @@ func TestOpenAIEmbedderIsRecordedAndNeverMixed(t *testing.T) {
 	}
 
 	// Switching embedders drops every old vector.
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Embedder: "builtin"}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root, Embedder: "builtin"}); err != nil {
 		t.Fatal(err)
 	}
 	meta, _ = indexVectors(t, indexPath)
 	if meta["embedder"] != "builtin" {
 		t.Errorf("embedder after switching = %q", meta["embedder"])
 	}
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Embedder: "none"}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root, Embedder: "none"}); err != nil {
 		t.Fatal(err)
 	}
 	if meta, n := indexVectors(t, indexPath); meta["embedder"] != "none" || n != 0 {
@@ -98,7 +97,7 @@ func TestOpenAIEmbedderIsRecordedAndNeverMixed(t *testing.T) {
 	t.Setenv("LORE_OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
 	cctx, cancel := context.WithTimeout(ctx, 20e9)
 	defer cancel()
-	if _, err := index.Run(cctx, index.Options{Root: root, IndexPath: indexPath, Embedder: "openai:test-model"}); err == nil {
+	if _, err := runAt(cctx, indexPath, index.Options{Root: root, Embedder: "openai:test-model"}); err == nil {
 		t.Error("indexing with an unreachable embedder succeeded")
 	}
 	if meta, _ := indexVectors(t, indexPath); meta["embedder"] != "none" {
@@ -108,16 +107,17 @@ func TestOpenAIEmbedderIsRecordedAndNeverMixed(t *testing.T) {
 
 func indexVectors(t *testing.T, indexPath string) (map[string]string, int) {
 	t.Helper()
-	st, err := store.OpenReadOnly(context.Background(), indexPath)
+	r, err := openReader(t, context.Background(), indexPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	meta, err := st.Meta(context.Background())
+	meta, err := r.Meta(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var n int
-	st.DB().QueryRow(`SELECT count(*) FROM chunk_vectors`).Scan(&n)
-	return meta, n
+	vecs, err := r.ChunkVectors(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meta, len(vecs)
 }

@@ -15,7 +15,7 @@ import (
 // the specs under the root, and stores both in the run's transaction. They
 // are re-read on every run: there are few of them, and a dependency's
 // internal/external status depends on every other manifest.
-func saveProjectFacts(ctx context.Context, tx *store.Tx, root string, files []fsroot.File, specsDir string, stats *Stats) error {
+func saveProjectFacts(ctx context.Context, tx store.WriteTx, root string, files []fsroot.File, specsDir string, stats *Stats) error {
 	var manifests []packages.Manifest
 	for _, f := range files {
 		if !packages.IsManifest(f.Rel) {
@@ -32,7 +32,7 @@ func saveProjectFacts(ctx context.Context, tx *store.Tx, root string, files []fs
 	for _, p := range problems {
 		stats.Warnings = append(stats.Warnings, FileError{Path: p.Path, Message: p.Message})
 	}
-	if err := packages.Save(ctx, tx.SQL(), pkgs); err != nil {
+	if err := tx.SavePackages(ctx, pkgs); err != nil {
 		return fmt.Errorf("saving packages: %w", err)
 	}
 	stats.Packages = len(pkgs)
@@ -46,7 +46,7 @@ func saveProjectFacts(ctx context.Context, tx *store.Tx, root string, files []fs
 			stats.Warnings = append(stats.Warnings, FileError{Path: s.Path, Message: w})
 		}
 	}
-	if err := specs.Save(ctx, tx.SQL(), found); err != nil {
+	if err := tx.SaveSpecs(ctx, found); err != nil {
 		return fmt.Errorf("saving specs: %w", err)
 	}
 	stats.Specs = len(found)

@@ -1,5 +1,6 @@
-// Package index builds and incrementally updates a root's index: walk,
-// parse into chunks, store, in one atomic commit.
+// Package index builds and incrementally updates a collection: walk the
+// root, parse into chunks and terms, write them through a store.WriteTx,
+// in one atomic commit.
 package index
 
 import (
@@ -7,24 +8,25 @@ import (
 	"time"
 
 	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/store"
 )
 
-// Options says what to index and where.
+// Options says what to index.
 type Options struct {
-	Root      string // the directory to index; made absolute
-	IndexPath string // the SQLite file; empty means the default for Root
-	Force     bool   // rebuild from scratch instead of updating
-	Embedder  string // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
-	SpecsDir  string // where specs live, relative to Root; empty finds openspec/ and specs/
-	Workers   int    // parse workers; 0 means GOMAXPROCS
+	Root       string // the directory to index; made absolute
+	Collection string // the collection to write; "" means store.DefaultCollection
+	Force      bool   // rebuild from scratch instead of updating
+	Embedder   string // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
+	SpecsDir   string // where specs live, relative to Root; empty finds openspec/ and specs/
+	Workers    int    // parse workers; 0 means GOMAXPROCS
 	// MaxFileSize skips larger files; 0 means the walker's default (1 MiB),
 	// a negative value means no limit.
 	MaxFileSize int64
 	SkipDirs    []string       // folder names to skip besides ignore rules and the default list
 	Progress    func(Progress) // called as files are processed; may be nil
-	// NoWait makes a run whose index another run is writing (in this
-	// process or another) fail at once with INDEX_BUSY instead of waiting
-	// for it; see Lock.
+	// NoWait makes a run whose collection another run is writing (in
+	// this process or another) fail at once with INDEX_BUSY instead of
+	// waiting for it.
 	NoWait bool
 	// OnWait is called once when the run starts waiting for another run
 	// to finish, with that run's process id (0 if unknown); may be nil.
@@ -62,12 +64,12 @@ type FileError struct {
 	Message string `json:"message"`
 }
 
-// Run indexes opts.Root. Cancelling ctx stops the run promptly and leaves
-// the previous index untouched. Runs on one index file take turns: each
-// holds the index's writer lock (see Lock) from before it opens the file
-// until it has committed, truncated the write-ahead log and closed it.
-func Run(ctx context.Context, opts Options) (*Stats, error) {
-	stats, err := run(ctx, opts)
+// Run indexes opts.Root into a collection of db. Cancelling ctx stops the
+// run promptly and leaves the previous generation untouched. Runs on one
+// collection take turns: each is the collection's writer (see
+// store.DB.Write) from before it walks the root until it commits.
+func Run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
+	stats, err := run(ctx, db, opts)
 	if err != nil && ctx.Err() != nil && errs.KindOf(err) != errs.Cancelled {
 		// Cancelling rolls the transaction back under whatever statement was
 		// running; its error ("statement is closed") is the cancellation.

@@ -17,6 +17,7 @@ import (
 	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/search"
 	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/store/sqlite"
 )
 
 // fixture is a small polyglot repository.
@@ -70,11 +71,10 @@ func setup(t *testing.T) (root, indexPath string) {
 
 func query(t *testing.T, indexPath, q string, mod func(*search.Options)) []search.Result {
 	t.Helper()
-	eng, err := search.Open(context.Background(), indexPath)
+	eng, err := openEngine(t, context.Background(), indexPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer eng.Close()
 	opts := search.Options{Query: q}
 	if mod != nil {
 		mod(&opts)
@@ -88,7 +88,7 @@ func query(t *testing.T, indexPath, q string, mod func(*search.Options)) []searc
 
 func TestIndexAndSearch(t *testing.T) {
 	root, indexPath := setup(t)
-	stats, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: indexPath})
+	stats, err := runAt(context.Background(), indexPath, index.Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,11 +145,11 @@ func TestIndexAndSearch(t *testing.T) {
 func TestIncremental(t *testing.T) {
 	root, indexPath := setup(t)
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	// Unchanged re-run.
-	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
+	stats, err := runAt(ctx, indexPath, index.Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestIncremental(t *testing.T) {
 	writeTree(t, root, map[string]string{"router.go": strings.Replace(fixture["router.go"], "RouteContext", "MatchContext", -1)})
 	os.Remove(filepath.Join(root, "cart", "cart.py"))
 	writeTree(t, root, map[string]string{"billing/invoice.go": "package billing\n\n// Invoice is a bill.\ntype Invoice struct{ Amount int }\n"})
-	stats, err = index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
+	stats, err = runAt(ctx, indexPath, index.Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestIncremental(t *testing.T) {
 	// A content-identical touch is unchanged (hash), not re-parsed.
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(root, "router.go"), later, later)
-	stats, err = index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
+	stats, err = runAt(ctx, indexPath, index.Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestIncremental(t *testing.T) {
 		t.Errorf("touch stats = %+v, want 0 indexed", stats)
 	}
 	// Force rebuilds everything.
-	stats, err = index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Force: true})
+	stats, err = runAt(ctx, indexPath, index.Options{Root: root, Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestIncremental(t *testing.T) {
 
 func TestDeterministicOrder(t *testing.T) {
 	root, indexPath := setup(t)
-	if _, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(context.Background(), indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	first := fmt.Sprint(paths(query(t, indexPath, "handler path cart price", nil)))
@@ -218,20 +218,19 @@ func TestErrors(t *testing.T) {
 	file := filepath.Join(dir, "f.txt")
 	os.WriteFile(file, []byte("x"), 0o644)
 	for _, root := range []string{filepath.Join(dir, "missing"), file} {
-		if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: filepath.Join(dir, "i.db")}); err == nil {
+		if _, err := runAt(ctx, filepath.Join(dir, "i.db"), index.Options{Root: root}); err == nil {
 			t.Errorf("indexing %s: no error", root)
 		}
 	}
-	if _, err := search.Open(ctx, filepath.Join(dir, "none.db")); errs.KindOf(err) != errs.NoIndex {
+	if _, err := openEngine(t, ctx, filepath.Join(dir, "none.db")); errs.KindOf(err) != errs.NoIndex {
 		t.Errorf("opening a missing index: %v, want a NoIndex error", err)
 	}
 	root, indexPath := setup(t)
-	index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
-	eng, err := search.Open(ctx, indexPath)
+	runAt(ctx, indexPath, index.Options{Root: root})
+	eng, err := openEngine(t, ctx, indexPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer eng.Close()
 	for _, q := range []string{"", "   \t"} {
 		_, err := eng.Search(ctx, search.Options{Query: q})
 		if e, ok := errs.As(err); !ok || e.Message != "Query cannot be empty" {
@@ -252,7 +251,7 @@ func TestErrors(t *testing.T) {
 func TestCancelKeepsPreviousIndex(t *testing.T) {
 	root, indexPath := setup(t)
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	big := map[string]string{}
@@ -261,7 +260,7 @@ func TestCancelKeepsPreviousIndex(t *testing.T) {
 	}
 	writeTree(t, root, big)
 	cctx, cancel := context.WithCancel(ctx)
-	_, err := index.Run(cctx, index.Options{Root: root, IndexPath: indexPath, Progress: func(p index.Progress) {
+	_, err := runAt(cctx, indexPath, index.Options{Root: root, Progress: func(p index.Progress) {
 		if p.Done == 10 {
 			cancel()
 		}
@@ -285,7 +284,7 @@ func TestKillMidway(t *testing.T) {
 	}
 	root, indexPath := setup(t)
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	big := map[string]string{}
@@ -304,18 +303,23 @@ func TestKillMidway(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 
-		st, err := store.OpenReadOnly(ctx, indexPath)
+		db, err := sqlite.OpenReadOnly(ctx, indexPath)
 		if err != nil {
 			t.Fatalf("attempt %d: index unreadable after kill: %v", attempt, err)
 		}
-		var check string
-		var generated int
-		st.DB().QueryRow(`PRAGMA integrity_check`).Scan(&check)
-		st.DB().QueryRow(`SELECT count(*) FROM files WHERE path LIKE 'gen/%'`).Scan(&generated)
-		st.Close()
-		if check != "ok" {
-			t.Fatalf("attempt %d: integrity_check = %q", attempt, check)
+		if err := db.Check(ctx); err != nil {
+			t.Fatalf("attempt %d: %v", attempt, err)
 		}
+		generated := 0
+		if r, err := db.Reader(ctx, store.DefaultCollection); err == nil {
+			files, _ := r.Files(ctx)
+			for _, f := range files {
+				if strings.HasPrefix(f.Path, "gen/") {
+					generated++
+				}
+			}
+		}
+		db.Close()
 		if res := query(t, indexPath, "RouteContext", nil); len(res) == 0 {
 			t.Fatalf("attempt %d: previous content lost after kill", attempt)
 		}
@@ -336,7 +340,7 @@ func TestIndexChild(t *testing.T) {
 	if os.Getenv("LORE_INDEX_CHILD") == "" {
 		t.Skip("helper process for TestKillMidway")
 	}
-	_, err := index.Run(context.Background(), index.Options{Root: os.Getenv("LORE_CHILD_ROOT"), IndexPath: os.Getenv("LORE_CHILD_INDEX")})
+	_, err := runAt(context.Background(), os.Getenv("LORE_CHILD_INDEX"), index.Options{Root: os.Getenv("LORE_CHILD_ROOT")})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
@@ -362,16 +366,26 @@ func paths(res []search.Result) []string {
 func TestAnalyzerChangeRebuilds(t *testing.T) {
 	root, indexPath := setup(t)
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, indexPath)
+	// Record an older analyzer, as an index written by an older lore has.
+	db, err := sqlite.Open(ctx, indexPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.DB().Exec(`UPDATE meta SET value = 'old' WHERE key = 'analyzer_version'`)
-	st.Close()
-	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
+	tx, err := db.Write(ctx, store.DefaultCollection, root, store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.SetMeta(ctx, store.MetaAnalyzerVersion, "old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	stats, err := runAt(ctx, indexPath, index.Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,11 +400,11 @@ func TestSpecsDirIsRemembered(t *testing.T) {
 		"design/auth/spec.md": "# Auth\n\n## Purpose\nLogins.\n\n## Requirements\n\n### Requirement: Login\nUsers log in.\n\n#### Scenario: ok\n- **WHEN** a user logs in\n- **THEN** a session opens\n",
 	})
 	ctx := context.Background()
-	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, SpecsDir: "design"})
+	stats, err := runAt(ctx, indexPath, index.Options{Root: root, SpecsDir: "design"})
 	if err != nil || stats.Specs != 1 {
 		t.Fatalf("with --specs-dir: %+v, %v", stats, err)
 	}
-	stats, err = index.Run(ctx, index.Options{Root: root, IndexPath: indexPath})
+	stats, err = runAt(ctx, indexPath, index.Options{Root: root})
 	if err != nil || stats.Specs != 1 {
 		t.Errorf("a later run forgot the specs folder: %+v, %v", stats, err)
 	}
@@ -404,7 +418,7 @@ func TestSizeCapAndSkipDirs(t *testing.T) {
 		"node_modules/dep/index.js": "module.exports = function dependency() {}\n",
 	})
 	ctx := context.Background()
-	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, MaxFileSize: 1000, SkipDirs: []string{"generated"}})
+	stats, err := runAt(ctx, indexPath, index.Options{Root: root, MaxFileSize: 1000, SkipDirs: []string{"generated"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/search"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 // heldRun is an index run stopped in the middle, holding the writer lock,
@@ -32,7 +31,7 @@ func startHeldRun(t *testing.T, root, indexPath string) *heldRun {
 	h.release = func() { releaseOnce.Do(func() { close(proceed) }) }
 	t.Cleanup(h.release)
 	go func() {
-		_, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: indexPath,
+		_, err := runAt(context.Background(), indexPath, index.Options{Root: root,
 			Progress: func(index.Progress) {
 				once.Do(func() {
 					close(writing)
@@ -70,7 +69,7 @@ func TestRunsTakeTurns(t *testing.T) {
 	}
 	second := make(chan result, 1)
 	go func() {
-		stats, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: indexPath,
+		stats, err := runAt(context.Background(), indexPath, index.Options{Root: root,
 			OnWait: func(pid int) { waiting <- pid }})
 		second <- result{stats, err}
 	}()
@@ -106,7 +105,7 @@ func TestRunNoWait(t *testing.T) {
 	root, indexPath := setup(t)
 	first := startHeldRun(t, root, indexPath)
 
-	_, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: indexPath, NoWait: true})
+	_, err := runAt(context.Background(), indexPath, index.Options{Root: root, NoWait: true})
 	e, ok := errs.As(err)
 	if !ok || e.Kind != errs.Busy || e.Code != "INDEX_BUSY" {
 		t.Fatalf("NoWait run during another: %v (%#v), want kind busy, code INDEX_BUSY", err, e)
@@ -121,29 +120,27 @@ func TestRunNoWait(t *testing.T) {
 	if err := <-first.done; err != nil {
 		t.Fatalf("first run: %v", err)
 	}
-	if _, err := index.Run(context.Background(), index.Options{Root: root, IndexPath: indexPath, NoWait: true}); err != nil {
+	if _, err := runAt(context.Background(), indexPath, index.Options{Root: root, NoWait: true}); err != nil {
 		t.Errorf("NoWait run after the first one finished: %v", err)
 	}
 }
 
 // TestLockWaitCancelled: a run waiting for the lock stops when its context
 // is cancelled (an MCP task cancelled, Ctrl-C), with the CANCELLED error,
-// and creates no index.
+// and leaves the run holding the lock undisturbed.
 func TestLockWaitCancelled(t *testing.T) {
 	root, indexPath := setup(t)
-	lock, err := index.Lock(context.Background(), indexPath, index.LockOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Release()
+	holder := startHeldRun(t, root, indexPath)
+	defer holder.release()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err = index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, OnWait: func(int) { cancel() }})
+	_, err := runAt(ctx, indexPath, index.Options{Root: root, OnWait: func(int) { cancel() }})
 	if errs.KindOf(err) != errs.Cancelled {
 		t.Fatalf("cancelled wait: %v, want a cancellation", err)
 	}
-	if _, err := os.Stat(indexPath); !os.IsNotExist(err) {
-		t.Errorf("a run that never got the lock touched the index: %v", err)
+	holder.release()
+	if err := <-holder.done; err != nil {
+		t.Errorf("the run holding the lock: %v", err)
 	}
 }
 
@@ -152,7 +149,7 @@ func TestLockWaitCancelled(t *testing.T) {
 func TestSearchWhileLocked(t *testing.T) {
 	root, indexPath := setup(t)
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	first := startHeldRun(t, root, indexPath)
@@ -173,22 +170,21 @@ func TestWALTruncatedAfterRun(t *testing.T) {
 		t.Run(fmt.Sprintf("reader=%v", withReader), func(t *testing.T) {
 			root, indexPath := setup(t)
 			ctx := context.Background()
-			if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath}); err != nil {
+			if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
 				t.Fatal(err)
 			}
 			if withReader {
-				eng, err := search.Open(ctx, indexPath)
+				eng, err := openEngine(t, ctx, indexPath)
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer eng.Close()
 				if _, err := eng.Search(ctx, search.Options{Query: "router"}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			// A forced rebuild rewrites every page: without the checkpoint
 			// the log holds all of them.
-			if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Force: true}); err != nil {
+			if _, err := runAt(ctx, indexPath, index.Options{Root: root, Force: true}); err != nil {
 				t.Fatal(err)
 			}
 			fi, err := os.Stat(indexPath + "-wal")
@@ -208,7 +204,7 @@ func TestWALTruncatedAfterRun(t *testing.T) {
 func TestUnbuiltIndex(t *testing.T) {
 	root, indexPath := setup(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Progress: func(index.Progress) { cancel() }})
+	_, err := runAt(ctx, indexPath, index.Options{Root: root, Progress: func(index.Progress) { cancel() }})
 	if errs.KindOf(err) != errs.Cancelled {
 		t.Fatalf("cancelled first run: %v", err)
 	}
@@ -217,15 +213,10 @@ func TestUnbuiltIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{indexPath, empty} {
-		_, err := search.Open(context.Background(), path)
+		_, err := openEngine(t, context.Background(), path)
 		e, ok := errs.As(err)
-		if !ok || e.Code != "NO_INDEX" || e.Kind != errs.NoIndex {
+		if !ok || e.Code != errs.CodeNoIndex || e.Kind != errs.NoIndex {
 			t.Errorf("opening %s: %v, want NO_INDEX", path, err)
 		}
-	}
-	// An empty file has no schema: not built, rather than "schema version 0".
-	_, err = store.OpenReadOnly(context.Background(), empty)
-	if want := fmt.Sprintf("the index at %s has not been built yet", empty); err == nil || err.Error() != want {
-		t.Errorf("store.OpenReadOnly(empty file): %v, want %q", err, want)
 	}
 }

@@ -16,16 +16,12 @@ import (
 	"time"
 
 	"github.com/lore-dev/lore/internal/chunk"
-	"github.com/lore-dev/lore/internal/config"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/lang"
 	"github.com/lore-dev/lore/internal/store"
 	"github.com/lore-dev/lore/internal/tokenize"
 )
-
-// defaultCollection is the collection a root's own index file holds.
-const defaultCollection = "default"
 
 // binaryProbe is how much of a file is checked for NUL bytes.
 const binaryProbe = 8 << 10
@@ -51,75 +47,22 @@ type fileResult struct {
 	err     error
 }
 
-func run(ctx context.Context, opts Options) (_ *Stats, err error) {
+func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	start := time.Now()
 	root, err := fsroot.Open(opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	indexPath := opts.IndexPath
-	if indexPath == "" {
-		if indexPath, err = config.DefaultIndexPath(root.Path()); err != nil {
-			return nil, err
-		}
-	}
-	defer func() {
-		// SQLite opens a file it may not write read-only and fails at the
-		// first write: say what is read-only instead of its code.
-		if _, typed := errs.As(err); err != nil && !typed {
-			if e := store.NotWritable(indexPath, err); e != nil {
-				err = e
-			}
-		}
-	}()
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	// One writer per index: a second run, from this process or another,
-	// waits here (or, with NoWait, fails) until the first one is done.
-	lock, err := Lock(ctx, indexPath, LockOptions{NoWait: opts.NoWait, OnWait: opts.OnWait})
-	if err != nil {
-		return nil, err
+	collection := opts.Collection
+	if collection == "" {
+		collection = store.DefaultCollection
 	}
-	defer lock.Release()
-	st, err := store.Open(ctx, indexPath)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-
-	coll, err := st.EnsureCollection(ctx, defaultCollection, root.Path())
-	if err != nil {
-		return nil, err
-	}
-	known, err := st.FileStates(ctx, coll)
-	if err != nil {
-		return nil, err
-	}
-	prevMeta, err := st.Meta(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if prevMeta["rebuild_required"] == "1" {
-		opts.Force = true // the schema changed under this index
-	}
-	if opts.SpecsDir == "" {
-		opts.SpecsDir = prevMeta["specs_dir"] // keep the folder the root was indexed with
-	}
-	if v, ok := prevMeta["analyzer_version"]; ok && v != tokenize.Version {
-		opts.Force = true // terms are made differently now: old ones would not match
-	}
-	if opts.Force {
-		known = map[string]store.FileState{}
-	}
-
-	files, err := walk(ctx, root, indexPath, fsroot.WalkOptions{MaxFileSize: opts.MaxFileSize, SkipDirs: opts.SkipDirs})
-	if err != nil {
-		return nil, err
-	}
-	stats := &Stats{Root: root.Path(), IndexPath: indexPath, Scanned: len(files)}
-
-	tx, err := st.Begin(ctx, coll)
+	// One writer per collection: a second run, from this process or
+	// another, waits here (or, with NoWait, fails) until the first is done.
+	tx, err := db.Write(ctx, collection, root.Path(), store.WriteOptions{NoWait: opts.NoWait, OnWait: opts.OnWait})
 	if err != nil {
 		return nil, err
 	}
@@ -129,11 +72,35 @@ func run(ctx context.Context, opts Options) (_ *Stats, err error) {
 			tx.Rollback()
 		}
 	}()
+	known, err := tx.FileStates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prevMeta, err := tx.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if prevMeta[store.MetaRebuildRequired] == "1" {
+		opts.Force = true // the schema changed under this index
+	}
+	if opts.SpecsDir == "" {
+		opts.SpecsDir = prevMeta[store.MetaSpecsDir] // keep the folder the root was indexed with
+	}
+	if v, ok := prevMeta[store.MetaAnalyzerVersion]; ok && v != tokenize.Version {
+		opts.Force = true // terms are made differently now: old ones would not match
+	}
 	if opts.Force {
+		known = map[string]store.FileState{}
 		if err := tx.DeleteAll(ctx); err != nil {
 			return nil, err
 		}
 	}
+
+	files, err := walk(ctx, root, db.Location(), fsroot.WalkOptions{MaxFileSize: opts.MaxFileSize, SkipDirs: opts.SkipDirs})
+	if err != nil {
+		return nil, err
+	}
+	stats := &Stats{Root: root.Path(), IndexPath: db.Location(), Scanned: len(files)}
 
 	seen := make(map[string]bool, len(files))
 	results := process(ctx, files, known, opts.Workers)
@@ -172,20 +139,17 @@ func run(ctx context.Context, opts Options) (_ *Stats, err error) {
 		}
 		return nil, err
 	}
-	if err := tx.SetMeta(ctx, "specs_dir", opts.SpecsDir); err != nil {
+	if err := tx.SetMeta(ctx, store.MetaSpecsDir, opts.SpecsDir); err != nil {
 		return nil, err
 	}
-	if err := writeMeta(ctx, tx, st, root.Path(), stats); err != nil {
+	now := time.Now().UTC()
+	if err := writeMeta(ctx, tx, root.Path(), now, stats); err != nil {
 		return nil, err
 	}
-	if err := tx.Commit(ctx); err != nil {
+	if err := tx.Commit(ctx, now); err != nil {
 		return nil, err
 	}
 	committed = true
-	if err := st.TruncateWAL(ctx); err != nil {
-		// The run is committed; only the log's disk space is at stake.
-		stats.Warnings = append(stats.Warnings, FileError{Path: indexPath, Message: err.Error()})
-	}
 	stats.Duration = time.Since(start)
 	stats.DurationMS = stats.Duration.Milliseconds()
 	return stats, nil
@@ -196,9 +160,9 @@ func cancelled(err error) error {
 }
 
 // walk lists the files to index, leaving out the index itself when it lives
-// inside the root.
-func walk(ctx context.Context, root *fsroot.Root, indexPath string, opts fsroot.WalkOptions) ([]fsroot.File, error) {
-	indexAbs, _ := filepath.Abs(indexPath)
+// inside the root (location is the database's file, when it is one).
+func walk(ctx context.Context, root *fsroot.Root, location string, opts fsroot.WalkOptions) ([]fsroot.File, error) {
+	indexAbs, _ := filepath.Abs(location)
 	var files []fsroot.File
 	err := root.Walk(ctx, opts, func(f fsroot.File) error {
 		if strings.HasPrefix(f.Abs, indexAbs) {
@@ -328,7 +292,6 @@ func processFile(f fsroot.File, known store.FileState, isKnown bool) *fileResult
 	r.outcome = outChanged
 	r.record = store.File{Path: f.Rel, Language: language, Size: f.Size, Hash: hash, MTimeNS: mtime, Lines: countLines(src)}
 	r.chunks = make([]store.Chunk, len(chunks))
-	pathTerms := tokenize.Terms(f.Rel)
 	nameTerms := tokenize.Terms(strings.TrimSuffix(path.Base(f.Rel), path.Ext(f.Rel)))
 	dirTerms := tokenize.Terms(path.Dir(f.Rel))
 	for i, c := range chunks {
@@ -342,13 +305,6 @@ func processFile(f fsroot.File, known store.FileState, isKnown bool) *fileResult
 		r.chunks[i] = store.Chunk{
 			StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Symbols: c.Symbols,
 			Signature: c.Signature, Breadcrumb: c.Breadcrumb, DocComment: c.DocComment, Content: c.Content,
-			Terms: store.Terms{
-				Symbols:   tokenize.Join(terms[store.FieldSymbols]),
-				Path:      tokenize.Join(pathTerms),
-				Signature: tokenize.Join(terms[store.FieldSignature]),
-				Doc:       tokenize.Join(terms[store.FieldDoc]),
-				Body:      tokenize.Join(terms[store.FieldBody]),
-			},
 			Stats: termStats(terms),
 		}
 	}
@@ -367,7 +323,7 @@ func countLines(src []byte) int {
 }
 
 // apply writes one file's result into the transaction and counts it.
-func apply(ctx context.Context, tx *store.Tx, r *fileResult, stats *Stats) error {
+func apply(ctx context.Context, tx store.WriteTx, r *fileResult, stats *Stats) error {
 	switch r.outcome {
 	case outUnchanged:
 		stats.Unchanged++
@@ -400,30 +356,25 @@ func apply(ctx context.Context, tx *store.Tx, r *fileResult, stats *Stats) error
 }
 
 // writeMeta records what status reports: when, from which commit, counts.
-func writeMeta(ctx context.Context, tx *store.Tx, st *store.Store, root string, stats *Stats) error {
-	now := time.Now().UTC()
-	var files, chunks int
-	if err := tx.SQL().QueryRowContext(ctx, `SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks)`).Scan(&files, &chunks); err != nil {
-		return fmt.Errorf("counting the index: %w", err)
+func writeMeta(ctx context.Context, tx store.WriteTx, root string, now time.Time, stats *Stats) error {
+	files, chunks, err := tx.Counts(ctx)
+	if err != nil {
+		return err
 	}
-	meta := map[string]string{
-		"root":             root,
-		"indexed_at":       now.Format(time.RFC3339),
-		"git_commit":       gitCommit(root),
-		"file_count":       strconv.Itoa(files),
-		"chunk_count":      strconv.Itoa(chunks),
-		"generation":       strconv.FormatInt(now.UnixNano(), 10),
-		"package_count":    strconv.Itoa(stats.Packages),
-		"spec_count":       strconv.Itoa(stats.Specs),
-		"analyzer_version": tokenize.Version,
+	meta := []struct{ key, value string }{
+		{store.MetaRoot, root},
+		{store.MetaIndexedAt, now.Format(time.RFC3339)},
+		{store.MetaGitCommit, gitCommit(root)},
+		{store.MetaFileCount, strconv.Itoa(files)},
+		{store.MetaChunkCount, strconv.Itoa(chunks)},
+		{store.MetaPackageCount, strconv.Itoa(stats.Packages)},
+		{store.MetaSpecCount, strconv.Itoa(stats.Specs)},
+		{store.MetaAnalyzerVersion, tokenize.Version},
 	}
-	for _, k := range []string{"root", "indexed_at", "git_commit", "file_count", "chunk_count", "generation", "package_count", "spec_count", "analyzer_version"} {
-		if err := tx.SetMeta(ctx, k, meta[k]); err != nil {
+	for _, m := range meta {
+		if err := tx.SetMeta(ctx, m.key, m.value); err != nil {
 			return err
 		}
 	}
-	if _, err := tx.SQL().ExecContext(ctx, `DELETE FROM meta WHERE key = 'rebuild_required'`); err != nil {
-		return err
-	}
-	return tx.MarkIndexed(ctx, now)
+	return tx.DeleteMeta(ctx, store.MetaRebuildRequired)
 }

@@ -25,15 +25,15 @@ const refitShare = 0.2
 // changes: the built-in model is refitted on large changes and new chunks
 // are embedded; another embedder embeds the new chunks' text (every
 // chunk's, when the embedder changed).
-func updateVectors(ctx context.Context, tx *store.Tx, spec string, prev map[string]string, stats *Stats) error {
+func updateVectors(ctx context.Context, tx store.WriteTx, spec string, prev map[string]string, stats *Stats) error {
 	if spec == "" {
-		spec = prev["embedder_spec"]
+		spec = prev[store.MetaEmbedderSpec]
 	}
 	if spec == "" {
 		spec = NoEmbedder
 	}
 	if spec == NoEmbedder {
-		if prev["embedder"] != NoEmbedder {
+		if prev[store.MetaEmbedder] != NoEmbedder {
 			if err := tx.ClearChunkVectors(ctx); err != nil {
 				return err
 			}
@@ -54,14 +54,14 @@ func updateVectors(ctx context.Context, tx *store.Tx, spec string, prev map[stri
 		return err
 	}
 	todo := added
-	if prev["embedder"] != emb.ID() {
+	if prev[store.MetaEmbedder] != emb.ID() {
 		if err := tx.ClearChunkVectors(ctx); err != nil {
 			return err
 		}
 		todo = all // never mix vectors of two embedders
 	}
 	if len(todo) > 0 {
-		texts, err := tx.ChunkTextsTx(ctx, todo)
+		texts, err := tx.ChunkTexts(ctx, todo)
 		if err != nil {
 			return err
 		}
@@ -84,8 +84,8 @@ func updateVectors(ctx context.Context, tx *store.Tx, spec string, prev map[stri
 	return recordEmbedder(ctx, tx, spec, emb.ID())
 }
 
-func updateBuiltin(ctx context.Context, tx *store.Tx, prev map[string]string, added []int64, changed, total int, stats *Stats) error {
-	refit := prev["embedder"] != embed.Builtin || float64(changed) > refitShare*float64(total)
+func updateBuiltin(ctx context.Context, tx store.WriteTx, prev map[string]string, added []int64, changed, total int, stats *Stats) error {
+	refit := prev[store.MetaEmbedder] != embed.Builtin || float64(changed) > refitShare*float64(total)
 	var only map[int64]bool
 	if !refit {
 		if len(added) == 0 {
@@ -110,7 +110,7 @@ func updateBuiltin(ctx context.Context, tx *store.Tx, prev map[string]string, ad
 			return err
 		}
 	} else {
-		vecs, idfs, err := tx.TermVectorsTx(ctx)
+		vecs, idfs, err := tx.TermVectors(ctx)
 		if err != nil {
 			return err
 		}
@@ -156,9 +156,9 @@ func fitBuiltin(freqs map[int64]map[string]float32) *semantic.Model {
 	})
 }
 
-func recordEmbedder(ctx context.Context, tx *store.Tx, spec, id string) error {
-	if err := tx.SetMeta(ctx, "embedder_spec", spec); err != nil {
+func recordEmbedder(ctx context.Context, tx store.WriteTx, spec, id string) error {
+	if err := tx.SetMeta(ctx, store.MetaEmbedderSpec, spec); err != nil {
 		return err
 	}
-	return tx.SetMeta(ctx, "embedder", id)
+	return tx.SetMeta(ctx, store.MetaEmbedder, id)
 }

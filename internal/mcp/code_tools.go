@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/assist"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
@@ -100,27 +100,17 @@ func (s *Server) indexCodebase(ctx context.Context, c *call) (*outcome, error) {
 		return nil, err
 	}
 	c.logAs("root", root)
-	indexPath, err := s.opts.IndexFor(root)
-	if err != nil {
-		return nil, err
-	}
-	// One run per index file at a time; a second call waits for the first.
-	unlock, err := s.indexLocks.lock(ctx, indexPath)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
 	progress := c.progressReporter(ctx, "files")
 	// Another process (lore index in a shell) may be writing this index:
 	// the run waits its turn, and says so in the log and the task status.
 	onWait := func(pid int) {
-		msg := fmt.Sprintf("waiting for index %s: it is being updated by another lore process (pid %d)", indexPath, pid)
+		msg := fmt.Sprintf("waiting for the index of %s: it is being updated by another lore process (pid %d)", root, pid)
 		s.log.Info(msg, "tool", "index_codebase")
 		if id := taskIDFrom(ctx); id != "" {
 			s.tasks.progress(id, msg)
 		}
 	}
-	stats, err := index.Run(ctx, index.Options{Root: root, IndexPath: indexPath, Force: c.boolean("force"), SpecsDir: s.specsDirFor(root),
+	stats, err := s.opts.App.Index(ctx, app.IndexRequest{Root: root, Force: c.boolean("force"), SpecsDir: s.specsDirFor(root),
 		Progress: func(p index.Progress) { progress(p.Done, p.Total) }, OnWait: onWait})
 	if err != nil {
 		return nil, err
@@ -258,56 +248,39 @@ type searchOutput struct {
 func (s *Server) searchIndex(ctx context.Context, c *call, docsOnly bool) (*outcome, error) {
 	query := strings.TrimSpace(c.str("query"))
 	if query == "" {
-		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+		return nil, errs.New(errs.Invalid, errs.CodeQueryEmpty, "Query cannot be empty")
 	}
-	// Before anything else: an over-long query must not reach the index,
-	// nor the client's model through expand_query.
 	if err := search.CheckQuery(query); err != nil {
-		return nil, err
+		return nil, err // before the path: a bad query is the caller's first problem
 	}
 	root, err := s.codeRoot(c.str("path"))
 	if err != nil {
 		return nil, err
 	}
 	c.logAs("root", root)
-	eng, err := s.engineFor(ctx, root)
-	if err != nil {
-		return nil, err
-	}
-	opts := search.Options{Query: query, Limit: c.integer("limit"), PathGlob: c.str("path_filter"), DocsOnly: docsOnly}
-	out := searchOutput{Query: query, Root: root}
-	var helper *assist.Assistant
+	req := app.SearchRequest{Root: root,
+		Options: search.Options{Query: query, Limit: c.integer("limit"), PathGlob: c.str("path_filter"), DocsOnly: docsOnly}}
 	if !docsOnly {
 		w := c.number("semantic_weight")
-		opts.SemanticWeight = &w
+		req.SemanticWeight = &w
 		for _, ext := range strings.Split(c.str("extensions"), ",") {
 			if ext = strings.TrimPrefix(strings.TrimSpace(ext), "."); ext != "" {
-				opts.Extensions = append(opts.Extensions, ext)
+				req.Extensions = append(req.Extensions, ext)
 			}
 		}
-		if c.boolean("expand_query") || c.boolean("synthesize") {
-			helper = s.assistant(c, eng)
-		}
-		if c.boolean("expand_query") {
-			exp, err := helper.Expand(ctx, query)
-			if err != nil {
-				return nil, err
-			}
-			if search.CheckQuery(exp.Query) != nil { // the added terms pushed it over the limits
-				exp = assist.Expansion{Source: exp.Source, Terms: []string{}, Query: query,
-					Note: "the expanded query is over the query limits; the query was searched as given"}
-			}
-			out.Expansion = &exp
-			opts.Query = exp.Query
+		req.Expand, req.Synthesize = c.boolean("expand_query"), c.boolean("synthesize")
+		if canSample(c.req) {
+			req.Sampler = sessionSampler{c.req.Session}
 		}
 	}
-	resp, err := eng.Search(ctx, opts)
+	res, err := s.opts.App.Search(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	out.Results = make([]codeHit, 0, len(resp.Results))
-	links := make([]linkHit, 0, len(resp.Results))
-	for _, r := range resp.Results {
+	out := searchOutput{Query: query, Root: root, Results: make([]codeHit, 0, len(res.Results)),
+		Expansion: res.Expansion, Synthesis: res.Synthesis}
+	links := make([]linkHit, 0, len(res.Results))
+	for _, r := range res.Results {
 		symbols := r.Symbols
 		if symbols == nil {
 			symbols = []string{}
@@ -319,28 +292,12 @@ func (s *Server) searchIndex(ctx context.Context, c *call, docsOnly bool) (*outc
 		})
 		links = append(links, linkHit{root: root, path: r.Path, start: r.StartLine, end: r.EndLine})
 	}
-	out.Total, out.TookMS = len(out.Results), resp.TookMS
-	if !docsOnly && c.boolean("synthesize") {
-		syn, err := helper.Synthesize(ctx, query, assistHits(out.Results))
-		if err != nil {
-			return nil, err
-		}
-		out.Synthesis = &syn
-	}
+	out.Total, out.TookMS = len(out.Results), res.TookMS
 	text, err := renderSearch(c.str("format"), out)
 	if err != nil {
 		return nil, err
 	}
 	return &outcome{structured: out, text: text, content: resourceLinks(links)}, nil
-}
-
-func assistHits(results []codeHit) []assist.Hit {
-	hits := make([]assist.Hit, len(results))
-	for i, r := range results {
-		hits[i] = assist.Hit{Path: r.Path, StartLine: r.StartLine, EndLine: r.EndLine, Kind: r.Kind, Symbols: r.Symbols,
-			Signature: r.Signature, DocComment: r.DocComment, Content: r.Content}
-	}
-	return hits
 }
 
 // renderSearch is the text rendering of a search in the requested format.
@@ -432,53 +389,6 @@ func (s *Server) codeRoot(p string) (string, error) {
 	return "", err
 }
 
-// engineFor returns the search engine of root's index; a missing index is
-// the contract's message.
-func (s *Server) engineFor(ctx context.Context, root string) (*search.Engine, error) {
-	indexPath, err := s.opts.IndexFor(root)
-	if err != nil {
-		return nil, err
-	}
-	eng, err := s.engines.get(ctx, indexPath)
-	if err != nil {
-		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
-			return nil, s.noIndexError(root)
-		}
-		return nil, err
-	}
-	return eng, nil
-}
-
-// assistant is the expansion/synthesis helper for one call: the client's
-// model when it offers sampling, the configured chat endpoint, and the
-// index's vocabulary.
-func (s *Server) assistant(c *call, eng *search.Engine) *assist.Assistant {
-	a := &assist.Assistant{Chat: s.opts.Chat}
-	if canSample(c.req) {
-		a.Sampler = sessionSampler{c.req.Session}
-	}
-	// The index's vocabulary lookup when the engine has one, else the
-	// symbols of the query's own top results.
-	if rt, ok := any(eng).(interface {
-		RelatedTerms(ctx context.Context, query string, n int) ([]string, error)
-	}); ok {
-		a.Vocabulary = rt.RelatedTerms
-	} else {
-		a.Vocabulary = assist.ResultTerms(func(ctx context.Context, query string, limit int) ([]assist.Hit, error) {
-			resp, err := eng.Search(ctx, search.Options{Query: query, Limit: limit})
-			if err != nil {
-				return nil, err
-			}
-			hits := make([]assist.Hit, len(resp.Results))
-			for i, r := range resp.Results {
-				hits[i] = assist.Hit{Path: r.Path, Symbols: r.Symbols}
-			}
-			return hits, nil
-		})
-	}
-	return a
-}
-
 // canSample reports whether the client offered sampling and the request's
 // protocol still allows server-initiated requests (2026-07-28 forbids them).
 func canSample(req *sdk.CallToolRequest) bool {
@@ -506,41 +416,4 @@ func (p sessionSampler) Complete(ctx context.Context, system, prompt string, max
 		return "", fmt.Errorf("the client's model answered with %T, not text", res.Content)
 	}
 	return tc.Text, nil
-}
-
-// engineCache keeps one search engine per index file for the server's life.
-type engineCache struct {
-	mu   sync.Mutex
-	open map[string]*search.Engine
-}
-
-func newEngineCache() *engineCache { return &engineCache{open: map[string]*search.Engine{}} }
-
-// get opens the engine of indexPath once; a failure (no index yet) is not
-// remembered, so the next call retries.
-func (c *engineCache) get(ctx context.Context, indexPath string) (*search.Engine, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.open[indexPath]; ok {
-		return e, nil
-	}
-	e, err := search.Open(ctx, indexPath)
-	if err != nil {
-		return nil, err
-	}
-	c.open[indexPath] = e
-	return e, nil
-}
-
-func (c *engineCache) closeAll() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var first error
-	for path, e := range c.open {
-		if err := e.Close(); err != nil && first == nil {
-			first = fmt.Errorf("closing the index %s: %w", path, err)
-		}
-		delete(c.open, path)
-	}
-	return first
 }

@@ -288,7 +288,7 @@ func TestAssistSources(t *testing.T) {
 		}))
 		defer endpoint.Close()
 		chat := &assist.Chat{BaseURL: endpoint.URL, Model: "m"}
-		cs := indexed(t, e, nil, func(o *Options) { o.Chat = chat })
+		cs := indexed(t, e, nil, func(o *Options) { o.App = e.services(t, chat) })
 		out := structured(t, callTool(t, cs, "search_code", map[string]any{"query": "Login", "synthesize": true}))
 		if syn := out["synthesis"].(map[string]any); syn["source"] != "openai" || syn["summary"] != "From the endpoint." {
 			t.Errorf("synthesis = %v", syn)

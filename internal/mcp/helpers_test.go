@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +18,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lore-dev/lore/internal/app"
+	"github.com/lore-dev/lore/internal/assist"
 	"github.com/lore-dev/lore/internal/config"
 	"github.com/lore-dev/lore/internal/fsroot"
 )
@@ -74,9 +75,23 @@ func newEnv(t testing.TB, files map[string]string) *env {
 	return &env{root: real, cache: t.TempDir(), log: &syncBuffer{}}
 }
 
-// indexFor puts every index under the env's cache.
-func (e *env) indexFor(absRoot string) (string, error) {
-	return filepath.Join(e.cache, strings.ReplaceAll(strings.Trim(absRoot, "/"), "/", "_"), "index.db"), nil
+// services are lore's services with every index under the env's cache,
+// closed at the end of the test; chat, when set, is their chat endpoint.
+func (e *env) services(t testing.TB, chat assist.Model) *app.App {
+	t.Helper()
+	a := app.New(app.Options{IndexFor: app.IndexUnder(e.cache), Chat: chat})
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// indexFile is the index file of a root of the env.
+func (e *env) indexFile(t testing.TB, absRoot string) string {
+	t.Helper()
+	loc, err := app.IndexUnder(e.cache)(absRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc.Database
 }
 
 // options are the Options of a server over e, with every family.
@@ -89,8 +104,8 @@ func (e *env) options(t testing.TB) Options {
 	return Options{
 		Name: config.DefaultServerName, Version: "1.2.3-test",
 		Root: e.root, CodeRoot: r, DocsRoot: r,
-		IndexFor: e.indexFor,
-		Logger:   slog.New(slog.NewTextHandler(e.log, nil)),
+		App:    e.services(t, nil),
+		Logger: slog.New(slog.NewTextHandler(e.log, nil)),
 	}
 }
 

@@ -29,7 +29,7 @@ func hostileClient(t *testing.T) (*testtree.Hostile, func(tool string, args map[
 	e := &env{root: h.Root, cache: t.TempDir(), log: &syncBuffer{}}
 	s, err := New(Options{
 		Name: config.DefaultServerName, Version: "test", Root: h.Root, CodeRoot: r, DocsRoot: r,
-		IndexFor: e.indexFor, Logger: slog.New(slog.NewTextHandler(e.log, nil)),
+		App: e.services(t, nil), Logger: slog.New(slog.NewTextHandler(e.log, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)

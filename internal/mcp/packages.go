@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/packages"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 // The packages family: search_packages, get_package, package_dependencies,
@@ -144,15 +143,8 @@ func (s *Server) searchPackagesTool() *tool {
 		},
 		run: func(ctx context.Context, c *call) (*outcome, error) {
 			query := c.str("query")
-			if err := packages.CheckQuery(query); err != nil {
-				return nil, err // before the index: a bad query is the caller's first problem
-			}
-			var found []packages.Package
-			err := s.withIndex(ctx, c, func(st *store.Store) error {
-				var err error
-				found, err = packages.Search(ctx, st.DB(), query, maxPackageResults)
-				return err
-			})
+			c.logAs("root", s.opts.Root)
+			found, err := s.opts.App.SearchPackages(ctx, s.opts.Root, query, maxPackageResults)
 			if err != nil {
 				return nil, err
 			}
@@ -184,7 +176,7 @@ func (s *Server) getPackageTool() *tool {
 			name := c.str("name")
 			p, ok := g.Get(name)
 			if !ok {
-				return nil, errs.New(errs.NotFound, "PACKAGE_NOT_FOUND", "Package '%s' not found", name).With("name", name)
+				return nil, errs.New(errs.NotFound, errs.CodePackageNotFound, "Package '%s' not found", name).With("name", name)
 			}
 			return &outcome{structured: packageDetail{packageSummary: summarize(p), Manifest: p.Manifest, Dependencies: nonNilDeps(p.Dependencies)}}, nil
 		},
@@ -366,66 +358,29 @@ func (s *Server) indexStatusTool() *tool {
 			}, "indexed_at", "git_commit", "package_count"),
 		},
 		run: func(ctx context.Context, c *call) (*outcome, error) {
-			var out indexStatus
-			err := s.withIndex(ctx, c, func(st *store.Store) error {
-				meta, err := st.Meta(ctx)
-				if err != nil {
-					return err
-				}
-				out = indexStatus{Root: s.opts.Root, IndexPath: st.Path(), IndexedAt: meta["indexed_at"], GitCommit: meta["git_commit"]}
-				out.PackageCount, _ = strconv.Atoi(meta["package_count"])
-				out.SpecCount, _ = strconv.Atoi(meta["spec_count"])
-				return nil
-			})
+			c.logAs("root", s.opts.Root)
+			st, err := s.opts.App.Status(ctx, s.opts.Root)
 			if err != nil {
 				return nil, err
 			}
-			return &outcome{structured: out}, nil
+			return &outcome{structured: indexStatus{Root: st.Root, IndexPath: st.Index, IndexedAt: st.IndexedAt,
+				GitCommit: st.GitCommit, PackageCount: st.Packages, SpecCount: st.Specs}}, nil
 		},
 	}
 }
 
-// withIndex runs fn on the served root's index, opened read-only for the
-// call (a re-index between calls is always seen). A missing index is the
-// code family's NO_INDEX message.
-func (s *Server) withIndex(ctx context.Context, c *call, fn func(*store.Store) error) error {
-	root := s.opts.Root
-	c.logAs("root", root)
-	indexPath, err := s.opts.IndexFor(root)
-	if err != nil {
-		return err
-	}
-	st, err := store.OpenReadOnly(ctx, indexPath)
-	if err != nil {
-		if e, ok := errs.As(err); ok && e.Kind == errs.NoIndex && e.Code == "NO_INDEX" {
-			return s.noIndexError(root)
-		}
-		return err
-	}
-	defer st.Close()
-	return fn(st)
-}
-
 // packageGraph loads the served root's packages from its index.
-func (s *Server) packageGraph(ctx context.Context, c *call) (*packages.Graph, error) {
-	var all []packages.Package
-	err := s.withIndex(ctx, c, func(st *store.Store) error {
-		var err error
-		all, err = packages.LoadAll(ctx, st.DB())
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return packages.NewGraph(all), nil
+func (s *Server) packageGraph(ctx context.Context, c *call) (*app.Packages, error) {
+	c.logAs("root", s.opts.Root)
+	return s.opts.App.Packages(ctx, s.opts.Root)
 }
 
 // noIndexError is the message every index-backed tool answers when root
 // has no index: it says what to run.
-func (s *Server) noIndexError(root string) error {
+func (s *Server) noIndexError(root string) *errs.Error {
 	hint := "Run 'index_codebase' tool first."
 	if s.opts.ReadOnly || !slices.Contains(s.opts.Toolsets, "code") {
 		hint = fmt.Sprintf("Run 'lore index %s' first.", root)
 	}
-	return errs.New(errs.NoIndex, "NO_INDEX", "No index found for path: %s. %s", root, hint).With("path", root)
+	return errs.New(errs.NoIndex, errs.CodeNoIndex, "No index found for path: %s. %s", root, hint).With("path", root)
 }

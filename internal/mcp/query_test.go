@@ -1,10 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -232,18 +233,9 @@ func TestInternalErrorsAreGeneric(t *testing.T) {
 	if res := callTool(t, cs, "index_codebase", map[string]any{"path": e.root}); res.IsError {
 		t.Fatalf("index_codebase: %s", textOf(res))
 	}
-	// Break the index under the server: the searches then fail in SQLite.
-	indexPath, _ := e.indexFor(e.root)
-	db, err := sql.Open("sqlite", indexPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, stmt := range []string{`DROP TABLE postings`, `DROP TABLE packages_fts`} {
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	// Break the index under the server: every page after the first is
+	// overwritten, so the searches fail inside the database driver.
+	corrupt(t, e.indexFile(t, e.root))
 
 	tests := []struct {
 		tool     string
@@ -254,8 +246,8 @@ func TestInternalErrorsAreGeneric(t *testing.T) {
 		{"zz_untyped", nil, false, cause},
 		{"zz_untyped_files", nil, true, cause},
 		{"zz_typed_without_message", nil, false, cause},
-		{"search_code", map[string]any{"query": "login"}, false, "no such table: postings"},
-		{"search_packages", map[string]any{"query": "ui"}, false, "no such table: packages_fts"},
+		{"search_code", map[string]any{"query": "login"}, false, "malformed"},
+		{"search_packages", map[string]any{"query": "ui"}, false, "malformed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
@@ -284,5 +276,45 @@ func TestInternalErrorsAreGeneric(t *testing.T) {
 				t.Errorf("the log does not keep the cause %q:\n%s", tt.cause, line)
 			}
 		})
+	}
+}
+
+// corrupt overwrites every page of the index file at path but the first.
+func corrupt(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := bytes.Repeat([]byte{0xa5}, int(info.Size())-4096)
+	if _, err := f.WriteAt(garbage, 4096); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPanicIsAnInternalError: a tool that panics answers INTERNAL's
+// generic message, logs the panic, and the session goes on.
+func TestPanicIsAnInternalError(t *testing.T) {
+	e := newEnv(t, fixtureFiles)
+	s := e.server(t, nil)
+	s.register(&tool{
+		def: &sdk.Tool{Name: "zz_panics", Description: "panics"},
+		run: func(context.Context, *call) (*outcome, error) { panic("boom") },
+	})
+	cs := connectSDK(t, s, nil)
+	te := toolErrorOf(t, callTool(t, cs, "zz_panics", nil))
+	if te["code"] != "INTERNAL" || te["message"] != internalMessage {
+		t.Errorf("a panicking tool answered %v", te)
+	}
+	if !strings.Contains(e.log.String(), "tool call panicked") || !strings.Contains(e.log.String(), "boom") {
+		t.Errorf("the panic is not in the log:\n%s", e.log.String())
+	}
+	if res := callTool(t, cs, "list_dir", map[string]any{"repo": "code"}); res.IsError {
+		t.Errorf("the session did not go on: %s", textOf(res))
 	}
 }

@@ -26,7 +26,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lore-dev/lore/internal/assist"
+	"github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/fsroot"
 )
 
@@ -50,12 +50,9 @@ type Options struct {
 	Toolsets []string // the families to serve; nil means all
 	ReadOnly bool     // no index_codebase; the index is only read
 
-	// IndexFor names the index file of an absolute root directory.
-	IndexFor func(absRoot string) (string, error)
-
-	// Chat is an OpenAI-compatible chat endpoint for expand_query and
-	// synthesize when the client offers no sampling; nil means none.
-	Chat assist.Model
+	// App is lore's services: every tool that reads or writes an index
+	// calls it. It outlives the server; the caller closes it.
+	App *app.App
 
 	Logger *slog.Logger // where logs go (stderr); nil discards them
 }
@@ -114,12 +111,10 @@ type Server struct {
 	tools  []*tool // registration order
 	byName map[string]*tool
 
-	allowed    *fsroot.Allowed // where the code tools' path may lead
-	tasks      *taskStore
-	engines    *engineCache
-	indexLocks *keyedLock
-	lifetime   context.Context // ends at Close; background work derives from it
-	stop       context.CancelFunc
+	allowed  *fsroot.Allowed // where the code tools' path may lead
+	tasks    *taskStore
+	lifetime context.Context // ends at Close; background work derives from it
+	stop     context.CancelFunc
 }
 
 // New builds a Server with the tool families of opts.Toolsets.
@@ -133,6 +128,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Toolsets == nil {
 		opts.Toolsets = slices.Clone(Toolsets)
 	}
+	if opts.App == nil {
+		return nil, errors.New("mcp: Options.App is required")
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -142,13 +140,11 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("opening the served root: %w", err)
 	}
 	s := &Server{
-		allowed:    fsroot.NewAllowed(served, append([]*fsroot.Root{opts.CodeRoot, opts.DocsRoot}, opts.AllowRoots...)...),
-		opts:       opts,
-		log:        logger,
-		byName:     map[string]*tool{},
-		tasks:      newTaskStore(),
-		engines:    newEngineCache(),
-		indexLocks: newKeyedLock(),
+		allowed: fsroot.NewAllowed(served, append([]*fsroot.Root{opts.CodeRoot, opts.DocsRoot}, opts.AllowRoots...)...),
+		opts:    opts,
+		log:     logger,
+		byName:  map[string]*tool{},
+		tasks:   newTaskStore(),
 	}
 	s.lifetime, s.stop = context.WithCancel(context.Background())
 	s.tasks.onStop = func(t *task, afterCancel time.Duration) {
@@ -186,11 +182,11 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	return err
 }
 
-// Close stops background work (tasks) and closes the open indexes.
+// Close stops background work (tasks). The App stays open.
 func (s *Server) Close() error {
 	s.stop()
 	s.tasks.cancelAll()
-	return s.engines.closeAll()
+	return nil
 }
 
 // ToolNames lists the served tools in registration order.
@@ -311,29 +307,4 @@ func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (h minLevel) WithGroup(name string) slog.Handler {
 	return minLevel{h.Handler.WithGroup(name), h.min}
-}
-
-// keyedLock serializes work per key (one index run per index file), and
-// waiting for it can be cancelled.
-type keyedLock struct {
-	mu    sync.Mutex
-	slots map[string]chan struct{}
-}
-
-func newKeyedLock() *keyedLock { return &keyedLock{slots: map[string]chan struct{}{}} }
-
-func (l *keyedLock) lock(ctx context.Context, key string) (unlock func(), err error) {
-	l.mu.Lock()
-	slot, ok := l.slots[key]
-	if !ok {
-		slot = make(chan struct{}, 1)
-		l.slots[key] = slot
-	}
-	l.mu.Unlock()
-	select {
-	case slot <- struct{}{}:
-		return func() { <-slot }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }

@@ -7,7 +7,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lore-dev/lore/internal/specs"
-	"github.com/lore-dev/lore/internal/store"
 )
 
 // The specs family: list_specs, get_spec_requirements, get_scenario,
@@ -50,7 +49,7 @@ func (s *Server) specsDirFor(root string) string {
 // discoverSpecs reads the served root's specs from disk.
 func (s *Server) discoverSpecs(c *call) ([]specs.Spec, error) {
 	c.logAs("root", s.opts.Root)
-	found, err := specs.Discover(s.opts.Root, s.opts.SpecsDir)
+	found, err := s.opts.App.Specs(s.opts.Root, s.opts.SpecsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -191,20 +190,10 @@ func (s *Server) searchSpecsTool() *tool {
 		},
 		run: func(ctx context.Context, c *call) (*outcome, error) {
 			query := c.str("query")
-			if err := specs.CheckQuery(query); err != nil {
-				return nil, err // before the index: a bad query is the caller's first problem
-			}
-			var hits []specs.Hit
-			err := s.withIndex(ctx, c, func(st *store.Store) error {
-				var err error
-				hits, err = specs.Search(ctx, st.DB(), query, c.integer("limit"))
-				return err
-			})
+			c.logAs("root", s.opts.Root)
+			hits, err := s.opts.App.SearchSpecs(ctx, s.opts.Root, query, c.integer("limit"))
 			if err != nil {
 				return nil, err
-			}
-			if hits == nil {
-				hits = []specs.Hit{}
 			}
 			return &outcome{structured: map[string]any{"query": query, "results": hits}}, nil
 		},

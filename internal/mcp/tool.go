@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -94,6 +95,19 @@ type outcome struct {
 	content    []sdk.Content // more content after the text (resource links), passed through unchanged
 }
 
+// runGuarded runs a tool, turning a panic into an internal error: one bad
+// call must not end the server for every client. The stack goes to the
+// log; the client gets INTERNAL's generic message.
+func (s *Server) runGuarded(ctx context.Context, t *tool, c *call) (out *outcome, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("tool call panicked", "tool", t.def.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			out, err = nil, fmt.Errorf("tool %s panicked: %v", t.def.Name, r)
+		}
+	}()
+	return t.run(ctx, c)
+}
+
 // toolHandler wraps t.run: decode the arguments, run, render, log.
 func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -103,11 +117,12 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		args, err := decodeArgs(req.Params.Arguments, t.params)
 		if err == nil {
 			c.args = args
-			out, err = t.run(ctx, c)
+			out, err = s.runGuarded(ctx, t, c)
 		}
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err() // the client gave up; do not report a success it will not read
 		}
+		err = s.mapError(err)
 		res, err := s.render(t, out, err)
 		attrs := append([]any{"tool", t.def.Name}, c.logAttrs...)
 		if id := taskIDFrom(ctx); id != "" {
@@ -126,6 +141,21 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		}
 		return res, nil
 	}
+}
+
+// mapError gives a core error the shape this front end promises, once for
+// every tool: an index that does not exist yet is the code family's
+// NO_INDEX message, which names the root and says what to run.
+func (s *Server) mapError(err error) error {
+	e, ok := errs.As(err)
+	if !ok || e.Kind != errs.NoIndex || e.Code != errs.CodeNoIndex {
+		return err
+	}
+	root, _ := e.Details["root"].(string)
+	if root == "" {
+		return err
+	}
+	return s.noIndexError(root).Wrap(err)
 }
 
 // render turns a tool's outcome or error into a CallToolResult. It also

@@ -99,11 +99,10 @@ func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 		root := filepath.Join(checkout, sub)
 		real, _ := filepath.EvalSymlinks(root)
 		idx, _ := config.DefaultIndexPath(real)
-		eng, err := Open(context.Background(), idx)
+		eng, err := openTestEngine(t, idx)
 		if err != nil {
 			t.Fatalf("%s: %v (run lore index %s)", s.Name, err, root)
 		}
-		t.Cleanup(func() { eng.Close() })
 		r := &benchRepo{name: s.Name, sub: sub, eng: eng}
 		ab, err := os.ReadFile(filepath.Join(benchDir, "annotations", s.Name+".json"))
 		if err != nil {

@@ -24,11 +24,11 @@ const MaxLimit = 1000
 // DefaultSemanticWeight is the weight of the semantic side in fusion.
 const DefaultSemanticWeight = 0.7
 
-// Engine answers queries over one index file. It keeps the ranking's
-// per-chunk data in memory, reloads it when the index is rebuilt, and is
-// safe for concurrent use.
+// Engine answers queries over one collection. It keeps the ranking's
+// per-chunk data in memory, reloads it when a run commits a new
+// generation, and is safe for concurrent use.
 type Engine struct {
-	st *store.Store
+	st store.Reader
 
 	mu      sync.Mutex
 	snap    *snapshot
@@ -50,33 +50,25 @@ type snapshot struct {
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
 }
 
-// Open opens the index at indexPath for queries and loads what ranking
-// needs into memory.
-func Open(ctx context.Context, indexPath string) (*Engine, error) {
-	st, err := store.OpenReadOnly(ctx, indexPath)
-	if err != nil {
-		return nil, err
-	}
-	e := &Engine{st: st}
+// New returns an engine over a collection and loads what ranking needs
+// into memory.
+func New(ctx context.Context, r store.Reader) (*Engine, error) {
+	e := &Engine{st: r}
 	if _, err := e.load(ctx); err != nil {
-		st.Close()
 		return nil, err
 	}
 	return e, nil
 }
 
-// Close releases the index.
-func (e *Engine) Close() error { return e.st.Close() }
-
-// Store is the underlying index, for status reports.
-func (e *Engine) Store() *store.Store { return e.st }
+// Reader is the collection the engine searches.
+func (e *Engine) Reader() store.Reader { return e.st }
 
 // load returns the current snapshot, reading it again when the index
 // changed since it was read.
 func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	generation, err := e.st.Generation(ctx)
 	if err != nil {
-		return nil, errs.New(errs.NoIndex, "NO_INDEX", "the index at %s has not been built yet", e.st.Path()).Wrap(err)
+		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -91,7 +83,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, err := e.st.ChunkMetaAt(ctx, lens)
+	meta, err := e.st.ChunkMeta(ctx, lens)
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +101,11 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 		snap.chunkFile[pos] = slots[m.FileID]
 	}
 	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
-	var spec string
-	e.st.DB().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'embedder_spec'`).Scan(&spec)
-	if spec != "" && spec != "none" {
+	collMeta, err := e.st.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if spec := collMeta[store.MetaEmbedderSpec]; spec != "" && spec != "none" {
 		vecs, err := e.st.ChunkVectors(ctx)
 		if err != nil {
 			return nil, err
@@ -140,19 +134,19 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(opts.Query) == "" {
-		return nil, errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+		return nil, errs.New(errs.Invalid, errs.CodeQueryEmpty, "Query cannot be empty")
 	}
 	limit := opts.Limit
 	switch {
 	case limit == 0:
 		limit = DefaultLimit
 	case limit < 0:
-		return nil, errs.New(errs.Invalid, "LIMIT_INVALID", "limit must be positive, got %d", limit)
+		return nil, errs.New(errs.Invalid, errs.CodeLimitInvalid, "limit must be positive, got %d", limit)
 	case limit > MaxLimit:
 		limit = MaxLimit
 	}
 	if w := opts.SemanticWeight; w != nil && (*w < 0 || *w > 1) {
-		return nil, errs.New(errs.Invalid, "INVALID_ARGUMENT", "semantic_weight must be between 0 and 1, got %g", *w)
+		return nil, errs.New(errs.Invalid, errs.CodeInvalidArgument, "semantic_weight must be between 0 and 1, got %g", *w)
 	}
 	snap, err := e.load(ctx)
 	if err != nil {
@@ -177,7 +171,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	for i, t := range terms {
 		names[i] = t.term
 	}
-	hits, err := e.st.PostingsAt(ctx, names, snap.lens)
+	hits, err := e.st.Postings(ctx, names, snap.lens)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +253,7 @@ func filterFiles(files []store.FileRow, opts Options) (map[int64]bool, error) {
 	if opts.PathGlob != "" {
 		var err error
 		if glob, err = compileGlob(opts.PathGlob); err != nil {
-			return nil, errs.New(errs.Invalid, "INVALID_ARGUMENT", "invalid path filter: %v", err)
+			return nil, errs.New(errs.Invalid, errs.CodeInvalidArgument, "invalid path filter: %v", err)
 		}
 	}
 	language := strings.ToLower(strings.TrimSpace(opts.Language))

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/testtree"
 )
 
@@ -31,14 +30,11 @@ func BenchmarkSearchQueryLength(b *testing.B) {
 	testtree.Write(b, root, files)
 	db := filepath.Join(b.TempDir(), "index.db")
 	ctx := context.Background()
-	if _, err := index.Run(ctx, index.Options{Root: root, IndexPath: db}); err != nil {
-		b.Fatal(err)
-	}
-	eng, err := Open(ctx, db)
+	indexAt(b, root, db)
+	eng, err := openTestEngine(b, db)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer eng.Close()
 	for _, n := range []int{16, 64, 256} {
 		words := make([]string, n)
 		for i := range words {

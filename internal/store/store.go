@@ -1,216 +1,182 @@
-// Package store keeps an index in one SQLite file: collections, files,
-// chunks, a code-aware FTS5 table, and metadata, behind a versioned schema.
+// Package store is lore's storage seam: the interface every index database
+// implements and the plain types that cross it. It holds no SQL.
 //
-// Writers use one read-write connection and commit an index run as one
-// transaction, so a crash at any moment leaves either the previous or the
-// new index. Queries use a separate read-only connection; in WAL mode they
-// never block on, or see half of, a running index. One writer at a time is
-// the indexer's business (index.Lock); a store does not lock.
+// A database holds named collections. A collection is one indexed root:
+// its files, chunks, posting lists, field lengths, vectors, packages,
+// specs and metadata. Readers see the last committed generation of a
+// collection; one writer per collection replaces it atomically (a run
+// commits whole or not at all). Package store/sqlite is the embedded
+// implementation (one file), store/storetest the conformance suite every
+// implementation passes.
 package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strconv"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver (SQLite with FTS5)
-
-	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/embed"
+	"github.com/lore-dev/lore/internal/packages"
+	"github.com/lore-dev/lore/internal/specs"
 )
 
-// Store is an open index file.
-type Store struct {
-	db       *sql.DB
-	path     string
-	readOnly bool
-	cache    preparedCache
+// DefaultCollection is the collection a root's own index holds unless a
+// name is given.
+const DefaultCollection = "default"
+
+// Locator names a collection in a database.
+type Locator struct {
+	Database   string // where the database is: for SQLite, a file path
+	Collection string // the collection's name; "" means DefaultCollection
 }
 
-// Open opens (creating if needed) the index at path for writing and brings
-// its schema up to date.
-func Open(ctx context.Context, path string) (*Store, error) {
-	if err := MakeFolder(path); err != nil {
-		return nil, err
+// Name returns the collection's name, DefaultCollection when unset.
+func (l Locator) Name() string {
+	if l.Collection == "" {
+		return DefaultCollection
 	}
-	db, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		return nil, fmt.Errorf("opening index %s: %w", path, err)
-	}
-	// One connection: SQLite allows one writer, and the index transaction
-	// must see its own writes.
-	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path}
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
-		if e := NotWritable(path, err); e != nil {
-			return nil, e
-		}
-		return nil, err
-	}
-	return s, nil
+	return l.Collection
 }
 
-// MakeFolder creates the folder of the index at path if needed. A folder
-// that cannot be created is an INDEX_NOT_WRITABLE error (see NotWritable).
-func MakeFolder(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		if e := NotWritable(path, err); e != nil {
-			return e
-		}
-		return fmt.Errorf("creating the index folder %s: %w", filepath.Dir(path), err)
-	}
-	return nil
+// Collection describes one collection of a database.
+type Collection struct {
+	Name      string
+	Root      string    // the indexed folder, absolute
+	CreatedAt time.Time // when it was first written
+	IndexedAt time.Time // when a run last committed; zero before the first
 }
 
-// TruncateWAL moves the write-ahead log into the index file and empties
-// it. SQLite deletes the log when its last connection closes, but while a
-// reader (lore serve) keeps the file open the log stays, as large as the
-// biggest run wrote; an indexing run calls this after its commit. A reader
-// in the middle of a query makes the checkpoint partial, never an error.
-func (s *Store) TruncateWAL(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		return fmt.Errorf("checkpointing the write-ahead log of %s: %w", s.path, err)
-	}
-	return nil
+// DB is an open index database.
+type DB interface {
+	// Location is where the database is, for messages (a file path).
+	Location() string
+	// Collections lists the collections, by name.
+	Collections(ctx context.Context) ([]Collection, error)
+	// Reader returns a read view of the named collection's committed
+	// generations. A collection that does not exist, or whose first run
+	// never committed, is an *errs.Error of kind NoIndex.
+	Reader(ctx context.Context, collection string) (Reader, error)
+	// Write starts an index run over the named collection (created with
+	// root if new). It waits while another writer holds the collection,
+	// unless opts say otherwise, and holds it until Commit or Rollback.
+	Write(ctx context.Context, collection, root string, opts WriteOptions) (WriteTx, error)
+	// RemoveCollection deletes a collection and everything indexed in it.
+	RemoveCollection(ctx context.Context, collection string) error
+	// Close releases the database.
+	Close() error
 }
 
-// OpenReadOnly opens an existing index for queries. A missing file is an
-// *errs.Error of kind NoIndex.
-func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, errs.New(errs.NoIndex, "NO_INDEX", "no index at %s", path)
-		}
-		return nil, fmt.Errorf("opening index %s: %w", path, err)
-	}
-	s, v, err := openReadOnly(ctx, path, false)
-	if err != nil && accessDenied(err) && !exists(path+"-wal") {
-		// A WAL-mode file is read through its -shm file, which SQLite
-		// creates beside it: in a folder this process cannot write, that
-		// fails (SQLITE_READONLY_DIRECTORY, SQLITE_CANTOPEN). With no
-		// -wal file no writer is at work and the file holds the whole
-		// index, so it can be read as immutable: no locks, no -shm.
-		s, v, err = openReadOnly(ctx, path, true)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading index %s: %w", path, err)
-	}
-	if v != SchemaVersion {
-		built := s.built(ctx)
-		s.Close()
-		if v == 0 || !built {
-			// An empty file, or one whose first run was killed before it
-			// committed: there is no index in it yet.
-			return nil, errs.New(errs.NoIndex, "NO_INDEX", "the index at %s has not been built yet", path)
-		}
-		return nil, errs.New(errs.NoIndex, "INDEX_OUTDATED",
-			"index %s has schema version %d, this lore needs %d; re-run lore index", path, v, SchemaVersion)
-	}
-	return s, nil
+// WriteOptions say what a writer does when another one holds the
+// collection.
+type WriteOptions struct {
+	// NoWait fails at once with an *errs.Error of kind Busy (INDEX_BUSY).
+	NoWait bool
+	// OnWait, if set, is called once before waiting, with the holder's
+	// process id (0 when unknown).
+	OnWait func(holderPID int)
 }
 
-// openReadOnly opens path for queries and reads its schema version;
-// immutable opens it without locks or a -shm file.
-func openReadOnly(ctx context.Context, path string, immutable bool) (*Store, int, error) {
-	name := dsn(path, true)
-	if immutable {
-		name += "&immutable=1"
-	}
-	db, err := sql.Open("sqlite", name)
-	if err != nil {
-		return nil, 0, err
-	}
-	s := &Store{db: db, path: path, readOnly: true}
-	v, err := s.SchemaVersion(ctx)
-	if err != nil {
-		db.Close()
-		return nil, 0, err
-	}
-	return s, v, nil
+// Reader reads one collection. It is safe for concurrent use; each call
+// sees the last committed generation at the time of the call.
+type Reader interface {
+	// Collection describes the collection.
+	Collection(ctx context.Context) (Collection, error)
+	// Generation changes with every run that commits a change.
+	Generation(ctx context.Context) (string, error)
+	// Meta is the collection's metadata (see the Meta* keys).
+	Meta(ctx context.Context) (map[string]string, error)
+	// Files lists the indexed files by path.
+	Files(ctx context.Context) ([]FileRow, error)
+	// DocLens reads the field lengths of every chunk.
+	DocLens(ctx context.Context) (*DocLens, error)
+	// ChunkMeta reads the metadata of every chunk, aligned with lens.
+	ChunkMeta(ctx context.Context, lens *DocLens) ([]ChunkMeta, error)
+	// Postings reads the posting lists of terms resolved to positions in
+	// lens, one per term in order (nil for a term not in the index).
+	Postings(ctx context.Context, terms []string, lens *DocLens) ([][]PostingAt, error)
+	// ChunkDetails loads what results show of the given chunks.
+	ChunkDetails(ctx context.Context, ids []int64) (map[int64]ChunkDetail, error)
+	// TermVectors reads the built-in model's vectors of terms, with their
+	// IDF weights; terms without a vector are absent.
+	TermVectors(ctx context.Context, terms []string) (map[string]embed.Int8Vector, map[string]float32, error)
+	// ChunkVectors reads every chunk vector, by chunk id.
+	ChunkVectors(ctx context.Context) (map[int64]embed.Int8Vector, error)
+	// LanguageCounts counts files and chunks per language, most files first.
+	LanguageCounts(ctx context.Context) ([]LanguageCount, error)
+	// Packages returns every package, sorted by name, path, kind, manifest.
+	Packages(ctx context.Context) ([]packages.Package, error)
+	// Specs returns every spec with its requirements and scenarios, by ID.
+	Specs(ctx context.Context) ([]specs.Spec, error)
 }
 
-// built reports whether an indexing run ever committed into the file.
-func (s *Store) built(ctx context.Context) bool {
-	_, err := s.Generation(ctx)
-	return err == nil
+// WriteTx is one index run over a collection: everything it writes
+// becomes visible at Commit, or not at all. It is not safe for concurrent
+// use.
+type WriteTx interface {
+	// Meta is the collection's metadata as the previous run left it.
+	Meta(ctx context.Context) (map[string]string, error)
+	// FileStates is what the collection remembers of each file, by path.
+	FileStates(ctx context.Context) (map[string]FileState, error)
+	// DeleteAll removes every file and chunk (a forced rebuild).
+	DeleteAll(ctx context.Context) error
+	// DeleteFile removes a file and its chunks.
+	DeleteFile(ctx context.Context, id int64) error
+	// TouchFile records a new modification time of an unchanged file.
+	TouchFile(ctx context.Context, id int64, mtimeNS int64) error
+	// PutFile inserts a file with its chunks.
+	PutFile(ctx context.Context, f File, chunks []Chunk) error
+	// SavePackages replaces the collection's packages.
+	SavePackages(ctx context.Context, pkgs []packages.Package) error
+	// SaveSpecs replaces the collection's specs.
+	SaveSpecs(ctx context.Context, all []specs.Spec) error
+
+	// AddedChunks are the ids of the chunks this run inserted, sorted.
+	AddedChunks() []int64
+	// ChangedChunks is how many chunks this run added or removed.
+	ChangedChunks() int
+	// AllChunkIDs lists every chunk of the collection in this run's view.
+	AllChunkIDs(ctx context.Context) ([]int64, error)
+	// ChunkTermFreqs returns the given chunks' (nil: all) stemmed terms
+	// with their total frequency, as written so far in this run.
+	ChunkTermFreqs(ctx context.Context, only map[int64]bool) (map[int64]map[string]float32, error)
+	// ChunkTexts returns each chunk's path and text ("path\ntext"), for
+	// embedders that read text.
+	ChunkTexts(ctx context.Context, ids []int64) (map[int64]string, error)
+	// TermVectors reads every vector of the built-in model.
+	TermVectors(ctx context.Context) (map[string][]float32, map[string]float32, error)
+	// ReplaceTermVectors stores a fitted built-in model.
+	ReplaceTermVectors(ctx context.Context, terms []string, vec func(string) []float32, idf func(string) float32) error
+	// ClearChunkVectors removes every chunk vector (the embedder changed).
+	ClearChunkVectors(ctx context.Context) error
+	// PutChunkVectors stores chunk vectors.
+	PutChunkVectors(ctx context.Context, vecs map[int64][]float32) error
+
+	// Counts returns how many files and chunks the collection holds in
+	// this run's view.
+	Counts(ctx context.Context) (files, chunks int, err error)
+	// SetMeta records key = value; DeleteMeta removes key.
+	SetMeta(ctx context.Context, key, value string) error
+	DeleteMeta(ctx context.Context, key string) error
+
+	// Commit makes the run visible, with a new generation, and releases
+	// the collection; Rollback abandons the run and releases it.
+	Commit(ctx context.Context, at time.Time) error
+	Rollback() error
 }
 
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
-func dsn(path string, readOnly bool) string {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "foreign_keys(1)")
-	if readOnly {
-		q.Add("mode", "ro")
-		// Queries read pages through a memory map instead of a read call
-		// per page: a fresh process (one CLI search) starts with no page
-		// cache, and each call costs. 256 MiB of address space, not memory.
-		q.Add("_pragma", "mmap_size(268435456)")
-	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous(NORMAL)")
-	}
-	q.Add("_txlock", "immediate")
-	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-}
-
-// Path is the index file.
-func (s *Store) Path() string { return s.path }
-
-// DB exposes the connection for packages that own tables of their own
-// (packages, specs) and for queries.
-func (s *Store) DB() *sql.DB { return s.db }
-
-// Close closes the index.
-func (s *Store) Close() error {
-	s.closePrepared()
-	return s.db.Close()
-}
-
-// Generation returns the index's generation: it changes with every
-// indexing run that changes the index. It is ErrNoRows before the first run.
-func (s *Store) Generation(ctx context.Context) (string, error) {
-	var g string
-	err := s.queryRow(ctx, `SELECT value FROM meta WHERE key = 'generation'`).Scan(&g)
-	return g, err
-}
-
-// Meta returns the metadata table as a map.
-func (s *Store) Meta(ctx context.Context) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM meta`)
-	if err != nil {
-		return nil, fmt.Errorf("reading index metadata: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, rows.Err()
-}
-
-// SchemaVersion is the version recorded in the file (0 for a new file).
-func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
-	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v)
-	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) || isNoSuchTable(err) {
-			return 0, nil
-		}
-		return 0, err
-	}
-	return strconv.Atoi(v)
-}
+// Metadata keys an index run records in its collection's metadata.
+const (
+	MetaRoot            = "root"
+	MetaIndexedAt       = "indexed_at"
+	MetaGitCommit       = "git_commit"
+	MetaFileCount       = "file_count"
+	MetaChunkCount      = "chunk_count"
+	MetaGeneration      = "generation"
+	MetaPackageCount    = "package_count"
+	MetaSpecCount       = "spec_count"
+	MetaAnalyzerVersion = "analyzer_version"
+	MetaSpecsDir        = "specs_dir"
+	MetaEmbedderSpec    = "embedder_spec"    // the spec the user gave (builtin, model2vec:<dir>, …)
+	MetaEmbedder        = "embedder"         // the embedder's identity, to never mix vectors
+	MetaSchemaVersion   = "schema_version"   // the database's, reported with the collection's
+	MetaRebuildRequired = "rebuild_required" // "1" when the next run must rebuild
+)

@@ -1,0 +1,48 @@
+package app
+
+import (
+	"context"
+
+	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/index"
+	"github.com/lore-dev/lore/internal/store/sqlite"
+)
+
+// IndexRequest asks for a root to be indexed.
+type IndexRequest struct {
+	Root        string // the folder to index; relative paths are relative to the working directory
+	Force       bool   // rebuild instead of updating
+	Embedder    string // "" keeps the recorded embedder
+	SpecsDir    string // "" keeps the recorded specs folder
+	MaxFileSize int64
+	SkipDirs    []string
+	Workers     int
+	// NoWait fails with INDEX_BUSY instead of waiting for another writer;
+	// OnWait is told, once, that the run waits and for which process.
+	NoWait   bool
+	OnWait   func(holderPID int)
+	Progress func(index.Progress)
+}
+
+// Index builds or updates the index of a root: the collection Locate
+// names for it, in a database opened for this run only.
+func (a *App) Index(ctx context.Context, req IndexRequest) (*index.Stats, error) {
+	root, err := fsroot.Open(req.Root)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := a.Locate(root.Path())
+	if err != nil {
+		return nil, err
+	}
+	db, err := sqlite.Open(ctx, loc.Database)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return index.Run(ctx, db, index.Options{
+		Root: root.Path(), Collection: loc.Collection, Force: req.Force, Embedder: req.Embedder,
+		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
+		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress,
+	})
+}

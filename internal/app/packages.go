@@ -1,0 +1,62 @@
+package app
+
+import (
+	"context"
+
+	"github.com/lore-dev/lore/internal/packages"
+	"github.com/lore-dev/lore/internal/search"
+)
+
+// Packages are the packages of one generation of an index: their graph,
+// and a search over their names, descriptions and paths.
+type Packages struct {
+	*packages.Graph
+	generation string
+	index      *search.PackageIndex
+}
+
+// Search ranks the packages against query (see search.PackageIndex).
+func (p *Packages) Search(query string, limit int) ([]packages.Package, error) {
+	return p.index.Search(query, limit)
+}
+
+// Packages returns the packages of a root's index, loaded once per
+// generation.
+func (a *App) Packages(ctx context.Context, root string) (*Packages, error) {
+	r, loc, err := a.reader(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	generation, err := r.Generation(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	p, ok := a.packages[loc]
+	a.mu.Unlock()
+	if ok && p.generation == generation {
+		return p, nil
+	}
+	all, err := r.Packages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p = &Packages{Graph: packages.NewGraph(all), generation: generation, index: search.NewPackageIndex(all)}
+	a.mu.Lock()
+	a.packages[loc] = p
+	a.mu.Unlock()
+	return p, nil
+}
+
+// SearchPackages ranks a root's packages against query. The query is
+// checked before the index is opened.
+func (a *App) SearchPackages(ctx context.Context, root, query string, limit int) ([]packages.Package, error) {
+	if err := packages.CheckQuery(query); err != nil {
+		return nil, err
+	}
+	p, err := a.Packages(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return p.Search(query, limit)
+}

@@ -1,0 +1,269 @@
+package sqlite
+
+import (
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/store/storetest"
+)
+
+var ctx = context.Background()
+
+// TestConformance runs the store suite against SQLite files.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, storetest.Backend{
+		New: func(t *testing.T) store.DB {
+			db, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db
+		},
+		Reopen: func(t *testing.T, db store.DB) store.DB {
+			r, err := OpenReadOnly(ctx, db.Location())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		},
+	})
+}
+
+// written makes an index file with one committed run over collection c.
+func written(t *testing.T) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "sub", "index.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	tx, err := db.Write(ctx, "c", "/r", store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats := store.TermStats{Freqs: map[string][store.NumFields]uint16{"router": {store.FieldBody: 1}}, Lens: [store.NumFields]uint16{store.FieldBody: 1}}
+	if err := tx.PutFile(ctx, store.File{Path: "a.go", Language: "go", Hash: "h"}, []store.Chunk{{StartLine: 1, EndLine: 1, Kind: "block", Content: "router", Stats: stats}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return db, path
+}
+
+func TestReadOnly(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.db")
+	if _, err := OpenReadOnly(ctx, missing); errs.KindOf(err) != errs.NoIndex {
+		t.Fatalf("read-only open of a missing index: %v, want NoIndex", err)
+	}
+	_, path := written(t)
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.db.Exec(`INSERT INTO meta(key, value) VALUES('x', 'y')`); err == nil {
+		t.Error("a read-only connection accepted a write")
+	}
+	if _, err := ro.Write(ctx, "c", "/r", store.WriteOptions{}); err == nil {
+		t.Error("a read-only database started a run")
+	}
+}
+
+// TestUnbuiltFile: a file whose first run never committed holds no index.
+func TestUnbuiltFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Write(ctx, "c", "/r", store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
+	db.Close()
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.Reader(ctx, "c"); errs.KindOf(err) != errs.NoIndex {
+		t.Errorf("Reader of a never-committed collection: %v, want NoIndex", err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	os.WriteFile(empty, nil, 0o644)
+	if _, err := OpenReadOnly(ctx, empty); errs.KindOf(err) != errs.NoIndex {
+		t.Errorf("an empty file: %v, want NoIndex", err)
+	}
+}
+
+// TestWALTruncatedAfterCommit: each run leaves the write-ahead log empty,
+// even while a reader keeps the file open (lore serve).
+func TestWALTruncatedAfterCommit(t *testing.T) {
+	db, path := written(t)
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.Reader(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Write(ctx, "c", "/r", store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.SetMeta(ctx, "k", string(make([]byte, 100000))); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(path + "-wal"); err == nil && info.Size() != 0 {
+		t.Errorf("the write-ahead log holds %d bytes after a run", info.Size())
+	}
+}
+
+// TestMigrateFromVersion5 opens an index written by lore with schema 5
+// (one global collection, FTS5 tables): the first run migrates it in
+// place, keeps its files and posting lists, and needs to re-parse nothing.
+func TestMigrateFromVersion5(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v5.db")
+	gz, err := os.Open("testdata/v5.db.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gz.Close()
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+
+	if _, err := OpenReadOnly(ctx, path); errs.KindOf(err) != errs.NoIndex {
+		t.Fatalf("reading a version 5 index: %v, want INDEX_OUTDATED", err)
+	} else if e, _ := errs.As(err); e.Code != errs.CodeIndexOutdated {
+		t.Fatalf("reading a version 5 index: code %s, want INDEX_OUTDATED", e.Code)
+	}
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Write(ctx, store.DefaultCollection, "/tmp/v5repo", store.WriteOptions{})
+	if err != nil {
+		t.Fatalf("migrating: %v", err)
+	}
+	states, err := tx.FileStates(ctx)
+	if err != nil || len(states) != 4 {
+		t.Fatalf("files kept by the migration: %v, %v", states, err)
+	}
+	meta, err := tx.Meta(ctx)
+	if err != nil || meta[store.MetaSchemaVersion] != "6" || meta[store.MetaFileCount] != "4" || meta[store.MetaAnalyzerVersion] == "" {
+		t.Fatalf("metadata after the migration: %v, %v", meta, err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lens, err := r.DocLens(ctx)
+	if err != nil || lens.Len() != 5 {
+		t.Fatalf("chunk lengths kept: %v, %v", lens, err)
+	}
+	chunks, err := r.ChunkMeta(ctx, lens)
+	if err != nil || len(chunks) != 5 {
+		t.Fatalf("chunk metadata kept: %v, %v", chunks, err)
+	}
+	lists, err := r.Postings(ctx, []string{"rout", "handl"}, lens)
+	if err != nil || len(lists[0]) == 0 || len(lists[1]) == 0 {
+		t.Fatalf("posting lists kept: %v, %v", lists, err)
+	}
+	for _, table := range []string{"chunks_fts", "packages_fts", "spec_fts"} {
+		var n int
+		db.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = ?`, table).Scan(&n)
+		if n != 0 {
+			t.Errorf("%s survived the migration", table)
+		}
+	}
+}
+
+// TestOlderSchemasAreRecreated: an index older than version 5 is a cache
+// too old to migrate; the next run starts it afresh.
+func TestOlderSchemasAreRecreated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v3.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, stmt := range []string{
+		`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+		`INSERT INTO meta VALUES ('schema_version', '3')`,
+		`CREATE TABLE collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, root TEXT NOT NULL, created_at TEXT NOT NULL, indexed_at TEXT)`,
+		`CREATE TABLE postings (term TEXT PRIMARY KEY, df INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID`,
+		`CREATE VIRTUAL TABLE chunks_fts USING fts5(body)`,
+	} {
+		if _, err := db.db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, err := db.Write(ctx, "c", "/r", store.WriteOptions{})
+	if err != nil {
+		t.Fatalf("recreating: %v", err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion {
+		t.Errorf("schema version %d, want %d", v, SchemaVersion)
+	}
+}
+
+// TestChunkMetaFallsBackToTheTable: an index whose metadata blob is
+// missing is read from the chunks table, and the next run writes the blob.
+func TestChunkMetaFallsBackToTheTable(t *testing.T) {
+	db, _ := written(t)
+	if _, err := db.db.Exec(`DELETE FROM blobs WHERE name = 'chunkmeta'`); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Reader(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lens, _ := r.DocLens(ctx)
+	meta, err := r.ChunkMeta(ctx, lens)
+	if err != nil || len(meta) != 1 || meta[0].Kind != "block" {
+		t.Fatalf("metadata without the blob: %+v, %v", meta, err)
+	}
+	tx, err := db.Write(ctx, "c", "/r", store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	db.db.QueryRow(`SELECT count(*) FROM blobs WHERE name = 'chunkmeta'`).Scan(&n)
+	if n != 1 {
+		t.Error("a run without changes did not write the missing blob")
+	}
+}

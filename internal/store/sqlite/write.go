@@ -1,0 +1,241 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lore-dev/lore/internal/store"
+)
+
+// tx is one index run's write transaction over a collection. It holds the
+// file's writer lock until Commit or Rollback.
+type tx struct {
+	d          *DB
+	tx         *sql.Tx
+	lock       *WriterLock
+	collection int64
+	insFile    *sql.Stmt
+	insChunk   *sql.Stmt
+	insTerms   *sql.Stmt
+	insText    *sql.Stmt
+	delta      *postingsDelta
+	done       bool
+}
+
+var _ store.WriteTx = (*tx)(nil)
+
+// begin starts the transaction of a run over collection, which will
+// release lock when it ends.
+func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock) (*tx, error) {
+	sqlTx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("starting the index transaction: %w", err)
+	}
+	t := &tx{d: d, tx: sqlTx, lock: lock, collection: collection, delta: newPostingsDelta()}
+	prepare := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = sqlTx.PrepareContext(ctx, q)
+		return st
+	}
+	t.insFile = prepare(`INSERT INTO files(collection_id, path, language, size, hash, mtime_ns, lines) VALUES(?, ?, ?, ?, ?, ?, ?)`)
+	t.insChunk = prepare(`INSERT INTO chunks(file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	t.insText = prepare(`INSERT INTO chunk_text(chunk_id, content) VALUES(?, ?)`)
+	t.insTerms = prepare(`INSERT INTO chunk_terms(chunk_id, terms) VALUES(?, ?)`)
+	if err != nil {
+		sqlTx.Rollback()
+		return nil, fmt.Errorf("preparing index statements: %w", err)
+	}
+	return t, nil
+}
+
+// Meta is the collection's metadata as the previous run left it, with the
+// database's schema version.
+func (t *tx) Meta(ctx context.Context) (map[string]string, error) {
+	return collectionMeta(ctx, t.tx, t.collection)
+}
+
+// collectionMeta reads a collection's metadata and the schema version.
+func collectionMeta(ctx context.Context, q querier, collection int64) (map[string]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT key, value FROM collection_meta WHERE collection_id = ?
+		UNION ALL SELECT key, value FROM meta WHERE key = 'schema_version'`, collection)
+	if err != nil {
+		return nil, fmt.Errorf("reading index metadata: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("reading index metadata: %w", err)
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// FileStates returns what the collection knows of each file, by path.
+func (t *tx) FileStates(ctx context.Context) (map[string]store.FileState, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT id, path, hash, size, mtime_ns FROM files WHERE collection_id = ?`, t.collection)
+	if err != nil {
+		return nil, fmt.Errorf("reading indexed files: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]store.FileState{}
+	for rows.Next() {
+		var st store.FileState
+		var path string
+		if err := rows.Scan(&st.ID, &path, &st.Hash, &st.Size, &st.MTimeNS); err != nil {
+			return nil, fmt.Errorf("reading indexed files: %w", err)
+		}
+		out[path] = st
+	}
+	return out, rows.Err()
+}
+
+// DeleteAll removes every file and chunk of the collection (a forced
+// rebuild); its posting lists are dropped at Commit.
+func (t *tx) DeleteAll(ctx context.Context) error {
+	t.delta.reset = true
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE collection_id = ?`, t.collection); err != nil {
+		return fmt.Errorf("clearing files: %w", err)
+	}
+	return nil
+}
+
+// DeleteFile removes a file and its chunks.
+func (t *tx) DeleteFile(ctx context.Context, id int64) error {
+	if err := t.forgetChunks(ctx, id); err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE id = ? AND collection_id = ?`, id, t.collection); err != nil {
+		return fmt.Errorf("deleting file %d: %w", id, err)
+	}
+	return nil
+}
+
+// TouchFile records a new modification time for a file whose content did
+// not change.
+func (t *tx) TouchFile(ctx context.Context, id int64, mtimeNS int64) error {
+	if _, err := t.tx.ExecContext(ctx, `UPDATE files SET mtime_ns = ? WHERE id = ? AND collection_id = ?`, mtimeNS, id, t.collection); err != nil {
+		return fmt.Errorf("updating file %d: %w", id, err)
+	}
+	return nil
+}
+
+// PutFile inserts a file with its chunks.
+func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
+	res, err := t.insFile.ExecContext(ctx, t.collection, f.Path, f.Language, f.Size, f.Hash, f.MTimeNS, f.Lines)
+	if err != nil {
+		return fmt.Errorf("inserting file %s: %w", f.Path, err)
+	}
+	fileID, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	for i, c := range chunks {
+		res, err := t.insChunk.ExecContext(ctx, fileID, i, c.StartLine, c.EndLine, c.Kind,
+			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment)
+		if err != nil {
+			return fmt.Errorf("inserting a chunk of %s: %w", f.Path, err)
+		}
+		chunkID, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := t.insText.ExecContext(ctx, chunkID, c.Content); err != nil {
+			return fmt.Errorf("inserting the text of a chunk of %s: %w", f.Path, err)
+		}
+		terms := make([]string, 0, len(c.Stats.Freqs))
+		for term := range c.Stats.Freqs {
+			terms = append(terms, term)
+		}
+		sort.Strings(terms)
+		if _, err := t.insTerms.ExecContext(ctx, chunkID, strings.Join(terms, "\n")); err != nil {
+			return fmt.Errorf("recording terms of a chunk of %s: %w", f.Path, err)
+		}
+		t.delta.add(chunkID, c.Stats)
+		t.delta.meta = append(t.delta.meta, store.ChunkMeta{ID: chunkID, FileID: fileID, StartLine: int32(c.StartLine),
+			EndLine: int32(c.EndLine), Kind: c.Kind, Symbols: strings.Join(c.Symbols, "\n")})
+	}
+	return nil
+}
+
+// Counts returns how many files and chunks the collection holds.
+func (t *tx) Counts(ctx context.Context) (files, chunks int, err error) {
+	err = t.tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM files WHERE collection_id = ?),
+		(SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.collection_id = ?)`,
+		t.collection, t.collection).Scan(&files, &chunks)
+	if err != nil {
+		return 0, 0, fmt.Errorf("counting the index: %w", err)
+	}
+	return files, chunks, nil
+}
+
+// SetMeta records key = value in the collection's metadata.
+func (t *tx) SetMeta(ctx context.Context, key, value string) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO collection_meta(collection_id, key, value) VALUES(?, ?, ?)
+		ON CONFLICT(collection_id, key) DO UPDATE SET value = excluded.value`, t.collection, key, value)
+	if err != nil {
+		return fmt.Errorf("recording %s: %w", key, err)
+	}
+	return nil
+}
+
+// DeleteMeta removes key from the collection's metadata.
+func (t *tx) DeleteMeta(ctx context.Context, key string) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM collection_meta WHERE collection_id = ? AND key = ?`, t.collection, key); err != nil {
+		return fmt.Errorf("removing %s: %w", key, err)
+	}
+	return nil
+}
+
+// Commit writes the run's posting lists, a new generation and the time of
+// the run, makes them visible, and releases the writer lock.
+func (t *tx) Commit(ctx context.Context, at time.Time) error {
+	if t.done {
+		return fmt.Errorf("the index transaction has already ended")
+	}
+	if err := t.flushPostings(ctx); err != nil {
+		return err
+	}
+	if err := t.SetMeta(ctx, store.MetaGeneration, strconv.FormatInt(at.UnixNano(), 10)); err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `UPDATE collections SET indexed_at = ? WHERE id = ?`, formatTime(at), t.collection); err != nil {
+		return fmt.Errorf("recording the run: %w", err)
+	}
+	if err := t.tx.Commit(); err != nil {
+		return fmt.Errorf("committing the index: %w", err)
+	}
+	t.d.truncateWAL(ctx)
+	t.end()
+	return nil
+}
+
+// Rollback abandons the run, leaving the previous generation as it was,
+// and releases the writer lock. It does nothing after Commit.
+func (t *tx) Rollback() error {
+	if t.done {
+		return nil
+	}
+	err := t.tx.Rollback()
+	t.end()
+	return err
+}
+
+func (t *tx) end() {
+	t.done = true
+	for _, st := range []*sql.Stmt{t.insFile, t.insChunk, t.insText, t.insTerms} {
+		st.Close()
+	}
+	t.lock.Release()
+}

@@ -1,0 +1,183 @@
+package store
+
+import (
+	"sort"
+	"strings"
+)
+
+// FileState is what the index remembers of a file, to decide whether it
+// changed.
+type FileState struct {
+	ID      int64
+	Hash    string
+	Size    int64
+	MTimeNS int64
+}
+
+// File is a file to write.
+type File struct {
+	Path     string // slash-separated, relative to the collection's root
+	Language string
+	Size     int64
+	Hash     string
+	MTimeNS  int64
+	Lines    int
+}
+
+// Chunk is a chunk to write, with its terms for the inverted index.
+type Chunk struct {
+	StartLine, EndLine int
+	Kind               string
+	Symbols            []string
+	Signature          string
+	Breadcrumb         string
+	DocComment         string
+	Content            string
+	Stats              TermStats
+}
+
+// FileRow is an indexed file.
+type FileRow struct {
+	ID       int64
+	Path     string
+	Language string
+	Lines    int
+}
+
+// LanguageCount is how many files and chunks of one language a collection
+// holds.
+type LanguageCount struct {
+	Language string `json:"language"`
+	Files    int    `json:"files"`
+	Chunks   int    `json:"chunks"`
+}
+
+// ChunkDetail is what a result shows beyond the ranking's metadata.
+type ChunkDetail struct {
+	Signature, Breadcrumb, DocComment, Content string
+}
+
+// NumFields is the number of searchable fields of a chunk.
+const NumFields = 6
+
+// The searchable fields, in the order of their frequencies and lengths.
+const (
+	FieldSymbols   = iota // the names the chunk defines
+	FieldName             // the file's base name without extension
+	FieldPath             // the folders of the file's path
+	FieldSignature        // the declaration line
+	FieldDoc              // the doc comment
+	FieldBody             // the whole text
+)
+
+// TermStats are a chunk's terms for lore's inverted index: how often each
+// (stemmed) term occurs in each field, and each field's length.
+type TermStats struct {
+	Freqs map[string][NumFields]uint16
+	Lens  [NumFields]uint16
+}
+
+// Posting is one chunk in a term's posting list.
+type Posting struct {
+	ChunkID int64
+	Freqs   [NumFields]uint16
+}
+
+// PostingAt is a posting resolved to its chunk's position in a DocLens:
+// what ranking iterates over.
+type PostingAt struct {
+	Pos   int32
+	Freqs [NumFields]uint16
+}
+
+// DocLens are the field lengths of every chunk, sorted by chunk id, and
+// their averages: what BM25 needs to normalise by length.
+type DocLens struct {
+	IDs  []int64
+	Lens [][NumFields]uint16
+	Avg  [NumFields]float64
+}
+
+// Len is the number of chunks.
+func (d *DocLens) Len() int { return len(d.IDs) }
+
+// Pos returns the position of a chunk in IDs.
+func (d *DocLens) Pos(id int64) (int, bool) {
+	i := sort.Search(len(d.IDs), func(i int) bool { return d.IDs[i] >= id })
+	return i, i < len(d.IDs) && d.IDs[i] == id
+}
+
+// Resolver returns a resolver for a list of listLen increasing chunk ids.
+func (d *DocLens) Resolver(listLen int) Resolver {
+	return Resolver{ids: d.IDs, gallop: listLen*16 < len(d.IDs)}
+}
+
+// Resolver finds increasing chunk ids in a DocLens. Both posting lists
+// and DocLens are sorted by chunk id, so resolving a list is one merge; a
+// list much shorter than the DocLens gallops (binary search over the rest)
+// instead of stepping through every chunk, so a rare term costs its own
+// length.
+type Resolver struct {
+	ids    []int64
+	pos    int
+	gallop bool
+}
+
+// Find returns the position of id, which must not be below the previous
+// id asked for.
+func (r *Resolver) Find(id int64) (int32, bool) {
+	if r.gallop {
+		rest := r.ids[r.pos:]
+		r.pos += sort.Search(len(rest), func(i int) bool { return rest[i] >= id })
+	} else {
+		for r.pos < len(r.ids) && r.ids[r.pos] < id {
+			r.pos++
+		}
+	}
+	if r.pos < len(r.ids) && r.ids[r.pos] == id {
+		return int32(r.pos), true
+	}
+	return 0, false
+}
+
+// ChunkMeta is what ranking keeps in memory of every chunk: small, since
+// a snapshot holds one per chunk and a one-shot search loads them all.
+type ChunkMeta struct {
+	ID, FileID         int64
+	StartLine, EndLine int32
+	Kind               string // function, class, block, …: shared strings
+	Symbols            string // the names the chunk defines, one per line
+}
+
+// SymbolList returns the chunk's symbols as a list.
+func (m *ChunkMeta) SymbolList() []string {
+	if m.Symbols == "" {
+		return []string{}
+	}
+	return strings.Split(m.Symbols, "\n")
+}
+
+// AlignChunkMeta places metadata sorted by id at the positions of lens;
+// chunks not in lens (none, in a consistent index) are dropped.
+func AlignChunkMeta(all []ChunkMeta, lens *DocLens) []ChunkMeta {
+	if len(all) == lens.Len() {
+		aligned := true
+		for i := range all {
+			if all[i].ID != lens.IDs[i] {
+				aligned = false
+				break
+			}
+		}
+		if aligned {
+			return all
+		}
+	}
+	out := make([]ChunkMeta, lens.Len())
+	r := lens.Resolver(len(all))
+	for _, m := range all {
+		if pos, ok := r.Find(m.ID); ok {
+			out[pos] = m
+		}
+	}
+	return out
+}
