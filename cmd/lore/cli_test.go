@@ -106,10 +106,10 @@ func TestCLIErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"no index", []string{"search", "--root", root, "router"}, exitError, `no index for ` + root + `; run "lore index ` + root + `" first`},
-		{"empty query", []string{"search", "--root", root, "  "}, exitError, "Query cannot be empty"},
+		{"no index", []string{"search", "--root", root, "router"}, exitNoIndex, `no index for ` + root + `; run "lore index ` + root + `" first`},
+		{"empty query", []string{"search", "--root", root, "  "}, exitUsage, "Query cannot be empty"},
 		{"missing root", []string{"index", missing}, exitError, "does not exist"},
-		{"root is a file", []string{"index", filepath.Join(root, "router.go")}, exitError, "not a directory"},
+		{"root is a file", []string{"index", filepath.Join(root, "router.go")}, exitUsage, "not a directory"},
 		{"unknown flag", []string{"search", "--bogus", "x"}, exitUsage, "bogus"},
 		{"bad format", []string{"search", "--format", "xml", "x"}, exitUsage, "--format"},
 		{"bad limit", []string{"search", "--limit", "0", "x"}, exitUsage, "--limit"},

@@ -196,8 +196,8 @@ func TestNoIndexNamesTheFile(t *testing.T) {
 				}
 				var stdout, stderr bytes.Buffer
 				code := runMain(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
-				if code != exitError || stderr.String() != tt.want {
-					t.Errorf("exit %d, stderr %q\nwant exit 1, %q", code, stderr.String(), tt.want)
+				if code != exitNoIndex || stderr.String() != tt.want {
+					t.Errorf("exit %d, stderr %q\nwant exit %d, %q", code, stderr.String(), exitNoIndex, tt.want)
 				}
 			})
 		}

@@ -16,12 +16,30 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 )
 
-// Exit codes.
+// Exit codes, one per kind of failure, so that a script can react: run
+// lore index on exitNoIndex, fix its call on exitUsage, retry on exitError.
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK        = 0   // success
+	exitError     = 1   // the command failed: I/O, not found, outside the root, index busy, internal
+	exitUsage     = 2   // wrong flags or arguments, or invalid input (a query too long, a bad embedder)
+	exitNoIndex   = 3   // the folder has no index (or one this lore cannot read): run lore index
+	exitCancelled = 130 // interrupted (Ctrl-C, SIGTERM), as shells report SIGINT
 )
+
+// exitCodeOf is the exit code of a command that failed with err: the CLI's
+// one mapping from error kinds to exit codes.
+func exitCodeOf(err error) int {
+	switch errs.KindOf(err) {
+	case errs.Invalid:
+		return exitUsage
+	case errs.NoIndex:
+		return exitNoIndex
+	case errs.Cancelled:
+		return exitCancelled
+	default:
+		return exitError
+	}
+}
 
 // cli carries what every subcommand shares: output streams and global flags.
 type cli struct {
@@ -151,10 +169,10 @@ func reportError(stderr io.Writer, err error) int {
 	}
 	if errs.KindOf(err) == errs.Cancelled {
 		fmt.Fprintln(stderr, "lore: cancelled")
-		return exitError
+		return exitCancelled
 	}
 	fmt.Fprintf(stderr, "lore: %s\n", err)
-	return exitError
+	return exitCodeOf(err)
 }
 
 func printUsage(w io.Writer) {

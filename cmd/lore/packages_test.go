@@ -99,7 +99,7 @@ func TestPackagesCommand(t *testing.T) {
 		{name: "search words", args: with("packages", "search", "shared", "react"), stdout: []string{"@acme/ui"}},
 		{name: "search syntax is text", args: with("packages", "search", `"ui`, "AND", "(core*")},
 		{name: "search nothing", args: with("packages", "search", "zzzzqqq"), stdout: []string{`no packages match "zzzzqqq"`}},
-		{name: "search blank", args: with("packages", "search", "  "), code: 1, stderr: "lore: Search query must not be empty"},
+		{name: "search blank", args: with("packages", "search", "  "), code: exitUsage, stderr: "lore: Search query must not be empty"},
 		{name: "show", args: with("packages", "show", "@acme/ui"), stdout: []string{"@acme/ui (npm)", "packages/ui/package.json", "dependencies:", "@acme/utils", "internal"}},
 		{name: "show json", args: with("packages", "show", "example.com/api", "--format", "json"), stdout: []string{`"name": "example.com/api"`, `"kind": "go"`, `"dependencies"`}},
 		{name: "show unknown", args: with("packages", "show", "nope"), code: 1, stderr: "lore: Package 'nope' not found"},
@@ -135,7 +135,7 @@ func TestPackagesCommandWithoutIndex(t *testing.T) {
 		{"packages", "status", "--root", f.unindexed},
 		{"packages", "search", "ui", "--root", f.unindexed},
 	} {
-		runCases(t, f, []cliCase{{name: strings.Join(args[:2], " "), args: args, code: 1,
+		runCases(t, f, []cliCase{{name: strings.Join(args[:2], " "), args: args, code: exitNoIndex,
 			// --index chose the file, so the message names it.
 			stderr: `lore: no index at ` + f.index + ` for ` + realPath(t, f.unindexed) + `; run "lore --index ` + f.index + ` index ` + realPath(t, f.unindexed) + `" first`}})
 	}

@@ -47,9 +47,9 @@ func TestQueryLimitsCLI(t *testing.T) {
 		with := func(query string) []string { return append(append(append([]string{}, cmd...), root...), query) }
 		name := strings.Join(cmd, " ")
 		tests = append(tests,
-			cliCase{name: name + " bytes", args: with(overBytes), code: 1, stderr: bytesMessage(overBytes)},
-			cliCase{name: name + " 200000 words", args: with(huge), code: 1, stderr: bytesMessage(huge)},
-			cliCase{name: name + " terms", args: with(overTerms), code: 1, stderr: termsMessage},
+			cliCase{name: name + " bytes", args: with(overBytes), code: exitUsage, stderr: bytesMessage(overBytes)},
+			cliCase{name: name + " 200000 words", args: with(huge), code: exitUsage, stderr: bytesMessage(huge)},
+			cliCase{name: name + " terms", args: with(overTerms), code: exitUsage, stderr: termsMessage},
 		)
 	}
 	tests = append(tests,

@@ -38,7 +38,7 @@ func runSearch(ctx context.Context, a *cli, args []string) error {
 	}
 	query := strings.Join(pos, " ")
 	if strings.TrimSpace(query) == "" {
-		return errs.New(errs.Invalid, "QUERY_EMPTY", "Query cannot be empty")
+		return errs.New(errs.Invalid, errs.CodeQueryEmpty, "Query cannot be empty")
 	}
 	if *limit <= 0 {
 		return usagef("--limit must be positive, got %d", *limit)

@@ -117,7 +117,7 @@ func TestServeStartupErrors(t *testing.T) {
 	}{
 		{"CODE_ROOT missing", []string{"serve", "--root", root}, []string{"CODE_ROOT=" + filepath.Join(root, "nope")}, 1, []string{"CODE_ROOT=", "does not exist"}},
 		{"DOCS_ROOT not a directory", []string{"serve", "--root", root}, []string{"DOCS_ROOT=" + file}, 1, []string{"DOCS_ROOT=", "not a directory"}},
-		{"read-only without index", []string{"serve", "--read-only", "--root", root}, nil, 1, []string{"no index for", "lore index"}},
+		{"read-only without index", []string{"serve", "--read-only", "--root", root}, nil, exitNoIndex, []string{"no index for", "lore index"}},
 		{"unknown toolset", []string{"serve", "--toolsets", "files,bogus"}, nil, 2, []string{`unknown toolset "bogus"`}},
 		{"bad --http", []string{"serve", "--http", "nowhere"}, nil, 2, []string{"--http"}},
 		{"positional argument", []string{"serve", "extra"}, nil, 2, []string{"takes no arguments"}},

@@ -29,7 +29,7 @@ func TestSpecsCommand(t *testing.T) {
 		{name: "search json limit", args: with("specs", "search", "password", "--limit", "2", "--format", "json"), jsonLength: 2, stdout: []string{`"spec_id"`, `"score"`, `"snippet"`}},
 		{name: "search unrelated", args: with("specs", "search", "quantum", "chromodynamics"), stdout: []string{`no requirements match "quantum chromodynamics"`}},
 		{name: "search bad limit", args: with("specs", "search", "x", "--limit", "0"), code: 2, stderr: "--limit must be positive, got 0"},
-		{name: "search blank", args: with("specs", "search", " "), code: 1, stderr: "lore: Query cannot be empty"},
+		{name: "search blank", args: with("specs", "search", " "), code: exitUsage, stderr: "lore: Query cannot be empty"},
 		{name: "specs dir", args: with("specs", "list", "--specs-dir", "openspec/specs"), stdout: []string{"auth", "search"}, stdoutNot: []string{"001-export-bookmarks", "add-2fa"}},
 		{name: "specs dir missing", args: with("specs", "list", "--specs-dir", "nowhere"), code: 1, stderr: "nowhere"},
 		{name: "no command", args: []string{"specs"}, code: 2, stderr: "Usage: lore specs"},
@@ -43,7 +43,7 @@ func TestSpecsCommand(t *testing.T) {
 		{name: "list without index", args: append([]string{"specs", "list"}, unindexed...), stdout: []string{"auth"}},
 		{name: "show without index", args: append([]string{"specs", "show", "auth"}, unindexed...), stdout: []string{"Password Login"}},
 		{name: "scenario without index", args: append([]string{"specs", "scenario", "auth", "Magic Link"}, unindexed...), stdout: []string{"Link requested"}},
-		{name: "search without index", args: append([]string{"specs", "search", "password"}, unindexed...), code: 1,
+		{name: "search without index", args: append([]string{"specs", "search", "password"}, unindexed...), code: exitNoIndex,
 			stderr: `lore: no index at ` + f.index + ` for ` + realPath(t, f.unindexed) + `; run "lore --index ` + f.index + ` index`},
 	})
 }

@@ -47,13 +47,13 @@ const Builtin = "builtin"
 
 // Error codes of the errors this package returns.
 const (
-	CodeInvalidEmbedder = "EMBEDDER_INVALID"     // unknown or malformed embedder spec
-	CodeModelNotFound   = "MODEL_NOT_FOUND"      // model folder or file missing
-	CodeModelInvalid    = "MODEL_INVALID"        // model files present but unreadable
-	CodeModelDownload   = "MODEL_DOWNLOAD"       // pulling a model failed
-	CodeEndpoint        = "EMBEDDING_ENDPOINT"   // the embeddings endpoint failed
-	CodeEndpointAuth    = "EMBEDDING_AUTH"       // the endpoint rejected the API key
-	CodeEndpointBadData = "EMBEDDING_BAD_RESULT" // the endpoint answered with unusable data
+	CodeInvalidEmbedder = errs.CodeEmbedderInvalid    // unknown or malformed embedder spec
+	CodeModelNotFound   = errs.CodeModelNotFound      // model folder or file missing
+	CodeModelInvalid    = errs.CodeModelInvalid       // model files present but unreadable
+	CodeModelDownload   = errs.CodeModelDownload      // pulling a model failed
+	CodeEndpoint        = errs.CodeEmbeddingEndpoint  // the embeddings endpoint failed
+	CodeEndpointAuth    = errs.CodeEmbeddingAuth      // the endpoint rejected the API key
+	CodeEndpointBadData = errs.CodeEmbeddingBadResult // the endpoint answered with unusable data
 )
 
 // Parse builds the embedder named by spec:

@@ -27,17 +27,17 @@ const (
 
 // Error codes of this package.
 const (
-	CodeRepoInvalid     = "REPO_INVALID"
-	CodeOutsideRoot     = "PATH_OUTSIDE_ROOT"
-	CodeNotFound        = "NOT_FOUND"
-	CodeNotAFile        = "NOT_A_FILE"
-	CodeNotADirectory   = "NOT_A_DIRECTORY"
-	CodeUnreadable      = "UNREADABLE"
-	CodeBinaryFile      = "BINARY_FILE"
-	CodeInvalidRange    = "INVALID_RANGE"
-	CodeInvalidArgument = "INVALID_ARGUMENT"
-	CodeQueryEmpty      = "QUERY_EMPTY"
-	CodeLimitInvalid    = "LIMIT_INVALID"
+	CodeRepoInvalid     = errs.CodeRepoInvalid
+	CodeOutsideRoot     = errs.CodeOutsideRoot
+	CodeNotFound        = errs.CodeNotFound
+	CodeNotAFile        = errs.CodeNotAFile
+	CodeNotADirectory   = errs.CodeNotADirectory
+	CodeUnreadable      = errs.CodeUnreadable
+	CodeBinaryFile      = errs.CodeBinaryFile
+	CodeInvalidRange    = errs.CodeInvalidRange
+	CodeInvalidArgument = errs.CodeInvalidArgument
+	CodeQueryEmpty      = errs.CodeQueryEmpty
+	CodeLimitInvalid    = errs.CodeLimitInvalid
 )
 
 // Service answers the files tools over the docs and code roots. It holds

@@ -25,12 +25,12 @@ import (
 
 // Error codes returned by this package (as *errs.Error codes).
 const (
-	CodeNotFound        = "NOT_FOUND"
-	CodeNotADirectory   = "NOT_A_DIRECTORY"
-	CodeNotAFile        = "NOT_A_FILE"
-	CodeOutsideRoot     = "PATH_OUTSIDE_ROOT"
-	CodeUnreadable      = "UNREADABLE"
-	CodeInvalidArgument = "INVALID_ARGUMENT"
+	CodeNotFound        = errs.CodeNotFound
+	CodeNotADirectory   = errs.CodeNotADirectory
+	CodeNotAFile        = errs.CodeNotAFile
+	CodeOutsideRoot     = errs.CodeOutsideRoot
+	CodeUnreadable      = errs.CodeUnreadable
+	CodeInvalidArgument = errs.CodeInvalidArgument
 )
 
 // maxSymlinkHops bounds symlink resolution so that link cycles end with an

@@ -156,7 +156,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 }
 
 func cancelled(err error) error {
-	return (&errs.Error{Kind: errs.Cancelled, Code: "CANCELLED", Message: "indexing cancelled; the previous index is unchanged"}).Wrap(err)
+	return (&errs.Error{Kind: errs.Cancelled, Code: errs.CodeCancelled, Message: "indexing cancelled; the previous index is unchanged"}).Wrap(err)
 }
 
 // walk lists the files to index, leaving out the index itself when it lives

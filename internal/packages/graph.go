@@ -54,7 +54,7 @@ func (g *Graph) Get(name string) (Package, bool) {
 }
 
 func notFound(name string) error {
-	return errs.New(errs.NotFound, "PACKAGE_NOT_FOUND", "Package '%s' not found", name).With("name", name)
+	return errs.New(errs.NotFound, errs.CodePackageNotFound, "Package '%s' not found", name).With("name", name)
 }
 
 // Dependencies returns the declared dependencies of the package called

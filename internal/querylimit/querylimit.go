@@ -18,7 +18,7 @@ import (
 )
 
 // Code is the error code of a query over a limit.
-const Code = "QUERY_TOO_LONG"
+const Code = errs.CodeQueryTooLong
 
 const (
 	// MaxBytes bounds a query's length in bytes (of UTF-8). Natural-language

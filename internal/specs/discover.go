@@ -95,7 +95,7 @@ func within(root, p string) bool {
 // checkSpecsDir validates a configured specs folder and returns it cleaned,
 // slash-separated ("." for the root itself).
 func (d *discoverer) checkSpecsDir(specsDir string) (string, error) {
-	outside := errs.New(errs.OutOfRoot, "PATH_OUTSIDE_ROOT", "Specs folder '%s' is outside the root", specsDir)
+	outside := errs.New(errs.OutOfRoot, errs.CodeOutsideRoot, "Specs folder '%s' is outside the root", specsDir)
 	slashed := filepath.ToSlash(specsDir)
 	if filepath.IsAbs(specsDir) || strings.HasPrefix(slashed, "/") || filepath.VolumeName(specsDir) != "" {
 		return "", outside
@@ -107,7 +107,7 @@ func (d *discoverer) checkSpecsDir(specsDir string) (string, error) {
 	real, inside, err := d.confined(clean)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", errs.New(errs.NotFound, "SPECS_DIR_NOT_FOUND", "Specs folder '%s' not found", specsDir)
+			return "", errs.New(errs.NotFound, errs.CodeSpecsDirNotFound, "Specs folder '%s' not found", specsDir)
 		}
 		return "", fmt.Errorf("resolving specs folder %s: %w", specsDir, err)
 	}
@@ -115,14 +115,14 @@ func (d *discoverer) checkSpecsDir(specsDir string) (string, error) {
 		return "", outside
 	}
 	if d.fsr.Ignored(clean, true) {
-		return "", errs.New(errs.NotFound, "SPECS_DIR_NOT_FOUND", "Specs folder '%s' is hidden or ignored", specsDir)
+		return "", errs.New(errs.NotFound, errs.CodeSpecsDirNotFound, "Specs folder '%s' is hidden or ignored", specsDir)
 	}
 	info, err := os.Stat(real)
 	if err != nil {
 		return "", fmt.Errorf("reading specs folder %s: %w", specsDir, err)
 	}
 	if !info.IsDir() {
-		return "", errs.New(errs.Invalid, "SPECS_DIR_NOT_DIR", "Specs folder '%s' is not a directory", specsDir)
+		return "", errs.New(errs.Invalid, errs.CodeSpecsDirNotDir, "Specs folder '%s' is not a directory", specsDir)
 	}
 	return clean, nil
 }

@@ -73,24 +73,24 @@ func GetScenario(specs []Spec, specID, requirement, scenario string) (*ScenarioD
 	}
 	specID, requirement, scenario = strings.TrimSpace(specID), strings.TrimSpace(requirement), strings.TrimSpace(scenario)
 	if requirement == "" {
-		return nil, errs.New(errs.Invalid, "REQUIREMENT_REQUIRED", "Requirement name cannot be empty")
+		return nil, errs.New(errs.Invalid, errs.CodeRequirementReq, "Requirement name cannot be empty")
 	}
 	ri := matchName(len(spec.Requirements), func(i int) string { return spec.Requirements[i].Name }, requirement)
 	if ri < 0 {
-		return nil, errs.New(errs.NotFound, "REQUIREMENT_NOT_FOUND", "Requirement '%s' not found in spec '%s'", requirement, specID)
+		return nil, errs.New(errs.NotFound, errs.CodeRequirementNotFound, "Requirement '%s' not found in spec '%s'", requirement, specID)
 	}
 	req := spec.Requirements[ri]
 	if len(req.Scenarios) == 0 {
 		if scenario != "" {
-			return nil, errs.New(errs.NotFound, "SCENARIO_NOT_FOUND", "Scenario '%s' not found in requirement '%s'", scenario, req.Name)
+			return nil, errs.New(errs.NotFound, errs.CodeScenarioNotFound, "Scenario '%s' not found in requirement '%s'", scenario, req.Name)
 		}
-		return nil, errs.New(errs.NotFound, "NO_SCENARIOS", "Requirement '%s' has no scenarios", req.Name)
+		return nil, errs.New(errs.NotFound, errs.CodeNoScenarios, "Requirement '%s' has no scenarios", req.Name)
 	}
 	si := 0
 	if scenario != "" {
 		si = matchName(len(req.Scenarios), func(i int) string { return req.Scenarios[i].Name }, scenario)
 		if si < 0 {
-			return nil, errs.New(errs.NotFound, "SCENARIO_NOT_FOUND", "Scenario '%s' not found in requirement '%s'", scenario, req.Name)
+			return nil, errs.New(errs.NotFound, errs.CodeScenarioNotFound, "Scenario '%s' not found in requirement '%s'", scenario, req.Name)
 		}
 	}
 	s := req.Scenarios[si]
@@ -106,11 +106,11 @@ func GetScenario(specs []Spec, specID, requirement, scenario string) (*ScenarioD
 func findSpec(specs []Spec, specID string) (*Spec, error) {
 	specID = strings.TrimSpace(specID)
 	if specID == "" {
-		return nil, errs.New(errs.Invalid, "SPEC_ID_REQUIRED", "Spec id cannot be empty")
+		return nil, errs.New(errs.Invalid, errs.CodeSpecIDRequired, "Spec id cannot be empty")
 	}
 	i := matchName(len(specs), func(i int) string { return specs[i].ID }, specID)
 	if i < 0 {
-		return nil, errs.New(errs.NotFound, "SPEC_NOT_FOUND", "Spec '%s' not found", specID)
+		return nil, errs.New(errs.NotFound, errs.CodeSpecNotFound, "Spec '%s' not found", specID)
 	}
 	return &specs[i], nil
 }

@@ -559,7 +559,7 @@ async function readOnly() {
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const [code] = await once(proc, 'exit');
-  check('--read-only without an index exits 1 telling to run lore index', code === 1 && /lore index/.test(stderr), `exit ${code}: ${stderr}`);
+  check('--read-only without an index exits 3 (no index) telling to run lore index', code === 3 && /lore index/.test(stderr), `exit ${code}: ${stderr}`);
 }
 
 const started = performance.now();

@@ -84,13 +84,13 @@ func notWritable(indexPath string, err error, probe accessProbe) *errs.Error {
 	switch {
 	case errors.Is(dirErr, fs.ErrNotExist):
 		// The folder is missing: the error was creating it (or a parent).
-		e = errs.New(errs.Invalid, errs.CodeIndexNotWritable,
+		e = errs.New(errs.Internal, errs.CodeIndexNotWritable,
 			"cannot write the index %s: its folder %s cannot be created (%s); %s", indexPath, dir, reason(err), hint)
 	case dirErr != nil && accessDenied(dirErr):
-		e = errs.New(errs.Invalid, errs.CodeIndexNotWritable,
+		e = errs.New(errs.Internal, errs.CodeIndexNotWritable,
 			"cannot write the index %s: its folder %s is read-only (%s); %s", indexPath, dir, reason(dirErr), hint)
 	case fileErr != nil && accessDenied(fileErr):
-		e = errs.New(errs.Invalid, errs.CodeIndexNotWritable,
+		e = errs.New(errs.Internal, errs.CodeIndexNotWritable,
 			"cannot write the index %s: the file is read-only (%s); make it writable or %s", indexPath, reason(fileErr), hint)
 	default:
 		return nil
