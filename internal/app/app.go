@@ -32,18 +32,25 @@ type Options struct {
 	// Chat is an OpenAI-compatible chat endpoint for query expansion and
 	// synthesis when the caller brings no model of its own; may be nil.
 	Chat assist.Model
+	// Collections is the database of named collections (lore index
+	// --collection, lore collections, the collections tools); "" means
+	// config.CollectionsPath's default.
+	Collections string
 }
 
 // App is lore's services over the indexes of one process.
 type App struct {
-	indexFor func(string) (store.Locator, error)
-	chat     assist.Model
+	indexFor    func(string) (store.Locator, error)
+	chat        assist.Model
+	collections string // the database of named collections; "" until first needed
 
 	mu       sync.Mutex
 	dbs      map[string]store.DB              // read-only databases by location
 	engines  map[store.Locator]*search.Engine // by collection
 	packages map[store.Locator]*Packages      // the last loaded generation of each
 	specs    map[store.Locator]*specIndex
+	scans    map[store.Locator]*scanIndex
+	jobs     *jobs
 }
 
 // New returns an App.
@@ -53,12 +60,15 @@ func New(opts Options) *App {
 		indexFor = DefaultIndexFor("")
 	}
 	return &App{
-		indexFor: indexFor,
-		chat:     opts.Chat,
-		dbs:      map[string]store.DB{},
-		engines:  map[store.Locator]*search.Engine{},
-		packages: map[store.Locator]*Packages{},
-		specs:    map[store.Locator]*specIndex{},
+		indexFor:    indexFor,
+		chat:        opts.Chat,
+		collections: opts.Collections,
+		dbs:         map[string]store.DB{},
+		engines:     map[store.Locator]*search.Engine{},
+		packages:    map[store.Locator]*Packages{},
+		specs:       map[store.Locator]*specIndex{},
+		scans:       map[store.Locator]*scanIndex{},
+		jobs:        newJobs(),
 	}
 }
 
@@ -107,8 +117,9 @@ func (a *App) Locate(absRoot string) (store.Locator, error) {
 	return loc, nil
 }
 
-// Close releases every open index.
+// Close stops background jobs and releases every open index.
 func (a *App) Close() error {
+	a.WaitJobs(context.Background())
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var all []error
@@ -121,34 +132,41 @@ func (a *App) Close() error {
 	a.engines = map[store.Locator]*search.Engine{}
 	a.packages = map[store.Locator]*Packages{}
 	a.specs = map[store.Locator]*specIndex{}
+	a.scans = map[store.Locator]*scanIndex{}
 	return errors.Join(all...)
 }
 
-// reader returns the collection that indexes root, opening its database
-// read-only once. A root without an index is an *errs.Error of kind
-// NoIndex whose details name the root and the index's location; a
-// failure to open is not remembered, so the next call retries.
+// reader returns the collection that indexes root. A root without an
+// index is an *errs.Error of kind NoIndex whose details name the root and
+// the index's location.
 func (a *App) reader(ctx context.Context, root string) (store.Reader, store.Locator, error) {
 	loc, err := a.Locate(root)
 	if err != nil {
 		return nil, loc, err
 	}
-	a.mu.Lock()
-	db, ok := a.dbs[loc.Database]
-	if !ok {
-		db, err = sqlite.OpenReadOnly(ctx, loc.Database)
-		if err != nil {
-			a.mu.Unlock()
-			return nil, loc, noIndex(err, root, loc)
-		}
-		a.dbs[loc.Database] = db
-	}
-	a.mu.Unlock()
-	r, err := db.Reader(ctx, loc.Collection)
+	r, err := a.readerAt(ctx, loc)
 	if err != nil {
 		return nil, loc, noIndex(err, root, loc)
 	}
 	return r, loc, nil
+}
+
+// readerAt returns a collection, opening its database read-only once; a
+// failure to open is not remembered, so the next call retries.
+func (a *App) readerAt(ctx context.Context, loc store.Locator) (store.Reader, error) {
+	a.mu.Lock()
+	db, ok := a.dbs[loc.Database]
+	if !ok {
+		var err error
+		db, err = sqlite.OpenReadOnly(ctx, loc.Database)
+		if err != nil {
+			a.mu.Unlock()
+			return nil, err
+		}
+		a.dbs[loc.Database] = db
+	}
+	a.mu.Unlock()
+	return db.Reader(ctx, loc.Collection)
 }
 
 // noIndex adds what front ends need to say what to run to a NoIndex
@@ -161,34 +179,41 @@ func noIndex(err error, root string, loc store.Locator) error {
 	return e.With("root", root).With("index", loc.Database).With("collection", loc.Collection)
 }
 
-// engine returns the search engine of the collection that indexes root,
-// made once and kept: it reloads by itself when a run commits.
+// engine returns the search engine of the collection that indexes root.
 func (a *App) engine(ctx context.Context, root string) (*search.Engine, store.Locator, error) {
-	a.mu.Lock()
 	loc, err := a.Locate(root)
-	if err == nil {
-		if e, ok := a.engines[loc]; ok {
-			a.mu.Unlock()
-			return e, loc, nil
-		}
+	if err != nil {
+		return nil, loc, err
+	}
+	e, err := a.engineAt(ctx, loc)
+	if err != nil {
+		return nil, loc, noIndex(err, root, loc)
+	}
+	return e, loc, nil
+}
+
+// engineAt returns the search engine of a collection, made once and kept:
+// it reloads by itself when a run commits.
+func (a *App) engineAt(ctx context.Context, loc store.Locator) (*search.Engine, error) {
+	a.mu.Lock()
+	if e, ok := a.engines[loc]; ok {
+		a.mu.Unlock()
+		return e, nil
 	}
 	a.mu.Unlock()
+	r, err := a.readerAt(ctx, loc)
 	if err != nil {
-		return nil, loc, err
-	}
-	r, loc, err := a.reader(ctx, root)
-	if err != nil {
-		return nil, loc, err
+		return nil, err
 	}
 	e, err := search.New(ctx, r)
 	if err != nil {
-		return nil, loc, noIndex(err, root, loc)
+		return nil, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if prev, ok := a.engines[loc]; ok {
-		return prev, loc, nil // another call made it meanwhile
+		return prev, nil // another call made it meanwhile
 	}
 	a.engines[loc] = e
-	return e, loc, nil
+	return e, nil
 }

@@ -68,3 +68,20 @@ func IndexPath(flagValue, absRoot string) (string, error) {
 	}
 	return DefaultIndexPath(absRoot)
 }
+
+// CollectionsPath is the database of named collections (lore index
+// --collection, lore collections, the collections tools): an explicit
+// flag first, then LORE_INDEX, then collections.db in the cache dir.
+func CollectionsPath(flagValue string) (string, error) {
+	if flagValue != "" {
+		return filepath.Abs(flagValue)
+	}
+	if env := os.Getenv(EnvIndex); env != "" {
+		return filepath.Abs(env)
+	}
+	cache, err := CacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cache, "collections.db"), nil
+}

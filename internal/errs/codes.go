@@ -32,6 +32,8 @@ const (
 	CodeNoScenarios         = "NO_SCENARIOS"
 	CodeSpecsDirNotFound    = "SPECS_DIR_NOT_FOUND"
 	CodeSpecsDirNotDir      = "SPECS_DIR_NOT_DIR"
+	CodeCollectionNotFound  = "COLLECTION_NOT_FOUND"
+	CodeJobNotFound         = "JOB_NOT_FOUND"
 
 	// The index.
 	CodeNoIndex          = "NO_INDEX"

@@ -196,10 +196,14 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			cands = fuse(cands, semanticScores(snap, qv, allowed), alpha)
 		}
 	}
-	top := topCandidates(cands, weights.rerankDepth)
-	fileScores := scoreFiles(q, terms, hits, snap, cands, top)
-	cands = top
-	ranked := rerank(q, cands, snap, fileScores)
+	var ranked []scored
+	if opts.NoRerank {
+		ranked = retrievalOrder(cands, snap)
+	} else {
+		top := topCandidates(cands, weights.rerankDepth)
+		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
+		ranked = rerank(q, top, snap, fileScores)
+	}
 	resp.Total = len(ranked)
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, ranked)
@@ -209,6 +213,15 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	resp.Results = present(ranked, snap, details)
 	resp.TookMS = msSince(start)
 	return resp, nil
+}
+
+// retrievalOrder scores candidates by what retrieval found alone.
+func retrievalOrder(cands []*candidate, snap *snapshot) []scored {
+	out := make([]scored, len(cands))
+	for i, c := range cands {
+		out[i] = scored{row: &snap.meta[c.pos], slot: snap.chunkFile[c.pos], score: c.score}
+	}
+	return out
 }
 
 // CheckQuery reports whether Search would refuse query for its size: a

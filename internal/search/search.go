@@ -10,6 +10,11 @@ type Options struct {
 	PathGlob       string   // a glob over the relative path; ** crosses folders
 	Language       string   // a language name as lang.Detect names it
 	DocsOnly       bool     // only documentation files (Markdown, reStructuredText, AsciiDoc, text)
+	// NoRerank keeps the retrieval order: BM25F (fused with the semantic
+	// side when the index has vectors), without the code-aware signals
+	// that rerank the best candidates (file evidence, names, demotions,
+	// diversity).
+	NoRerank bool
 }
 
 // Result is one ranked chunk.

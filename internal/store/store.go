@@ -102,6 +102,10 @@ type Reader interface {
 	ChunkVectors(ctx context.Context) (map[int64]embed.Int8Vector, error)
 	// LanguageCounts counts files and chunks per language, most files first.
 	LanguageCounts(ctx context.Context) ([]LanguageCount, error)
+	// Chunks calls fn with every chunk of the collection, text included,
+	// ordered by path then start line; an error from fn stops and is
+	// returned.
+	Chunks(ctx context.Context, fn func(ChunkRecord) error) error
 	// Packages returns every package, sorted by name, path, kind, manifest.
 	Packages(ctx context.Context) ([]packages.Package, error)
 	// Specs returns every spec with its requirements and scenarios, by ID.

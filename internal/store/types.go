@@ -52,6 +52,20 @@ type LanguageCount struct {
 	Chunks   int    `json:"chunks"`
 }
 
+// ChunkRecord is a chunk with everything known of it: what a scan over a
+// collection (full-text, metadata filters) reads.
+type ChunkRecord struct {
+	ID                 int64
+	Path, Language     string
+	StartLine, EndLine int
+	Kind               string
+	Symbols            []string
+	Signature          string
+	Breadcrumb         string
+	DocComment         string
+	Content            string
+}
+
 // ChunkDetail is what a result shows beyond the ranking's metadata.
 type ChunkDetail struct {
 	Signature, Breadcrumb, DocComment, Content string

@@ -123,6 +123,34 @@ func (r *reader) ChunkDetails(ctx context.Context, ids []int64) (map[int64]store
 	return out, nil
 }
 
+// Chunks calls fn with every chunk of the collection, by path then line.
+func (r *reader) Chunks(ctx context.Context, fn func(store.ChunkRecord) error) error {
+	rows, err := r.d.db.QueryContext(ctx, `SELECT c.id, f.path, f.language, c.start_line, c.end_line, c.kind, c.symbols,
+			c.signature, c.breadcrumb, c.doc_comment, t.content
+		FROM chunks c JOIN files f ON f.id = c.file_id JOIN chunk_text t ON t.chunk_id = c.id
+		WHERE f.collection_id = ? ORDER BY f.path, c.start_line, c.id`, r.id)
+	if err != nil {
+		return fmt.Errorf("reading chunks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c store.ChunkRecord
+		var symbols string
+		if err := rows.Scan(&c.ID, &c.Path, &c.Language, &c.StartLine, &c.EndLine, &c.Kind, &symbols,
+			&c.Signature, &c.Breadcrumb, &c.DocComment, &c.Content); err != nil {
+			return fmt.Errorf("reading chunks: %w", err)
+		}
+		c.Symbols = []string{}
+		if symbols != "" {
+			c.Symbols = strings.Split(symbols, "\n")
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // maxInList bounds the values of one IN (?, …) list. SQLite refuses a
 // statement with more host parameters than its limit (32766; 999 before
 // SQLite 3.32) with "too many SQL variables", so every IN list of values

@@ -276,6 +276,21 @@ func testWriteAndRead(t *testing.T, b Backend) {
 	if d := details[bySymbol["Handle"].ID]; d.Content != "handle route" || d.Signature != "func Handle" || d.Breadcrumb != "pkg" || d.DocComment != "doc handle route" {
 		t.Errorf("details of Handle = %+v", d)
 	}
+	var records []store.ChunkRecord
+	if err := r.Chunks(ctx, func(c store.ChunkRecord) error { records = append(records, c); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != 3 || records[0].Path != "README.md" || records[1].StartLine != 1 || records[2].StartLine != 5 {
+		t.Fatalf("Chunks order = %+v", records)
+	}
+	if c := records[2]; c.Path != "router.go" || c.Language != "go" || c.EndLine != 7 || c.Kind != "function" ||
+		!slices.Equal(c.Symbols, []string{"Handle"}) || c.Signature != "func Handle" || c.Breadcrumb != "pkg" ||
+		c.DocComment != "doc handle route" || c.Content != "handle route" || c.ID != bySymbol["Handle"].ID {
+		t.Errorf("Chunks record of Handle = %+v", c)
+	}
+	if c := records[0]; c.Symbols == nil || len(c.Symbols) != 0 {
+		t.Errorf("a chunk without symbols has Symbols %#v, want empty", c.Symbols)
+	}
 	langs, err := r.LanguageCounts(ctx)
 	want := []store.LanguageCount{{Language: "go", Files: 1, Chunks: 2}, {Language: "markdown", Files: 1, Chunks: 1}}
 	if err != nil || !reflect.DeepEqual(langs, want) {
