@@ -12,7 +12,6 @@ import (
 	"github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/assist"
 	"github.com/lore-dev/lore/internal/errs"
-	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/search"
 	"github.com/lore-dev/lore/internal/toon"
@@ -39,16 +38,16 @@ var (
 	readOnlyAnnotations = func(title string) *sdk.ToolAnnotations {
 		return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 	}
-	formatParam = param{name: "format", typ: "string", desc: "Text rendering of the results: json, toon (compact, for language models) or human. The structured content is the same.",
-		def: "json", enum: []string{"json", "toon", "human"}}
-	pathParam = param{name: "path", typ: "string", def: ".",
-		desc: "The indexed directory: absolute, or relative to the served root (\".\")."}
-	pathFilterParam = param{name: "path_filter", typ: "string",
-		desc: "Only paths matching this glob, relative to the indexed directory; ** crosses folders (e.g. Sources/Auth/**, docs/*.md)."}
 )
 
+// indexCodebaseArgs are index_codebase's arguments.
+type indexCodebaseArgs struct {
+	Path  string `arg:"path,required" desc:"Absolute path to the directory to index."`
+	Force bool   `arg:"force" default:"false" desc:"Re-index every file even if it has not changed."`
+}
+
 func (s *Server) indexCodebaseTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "index_codebase",
 			Title: "Index a codebase",
@@ -71,13 +70,8 @@ func (s *Server) indexCodebaseTool() *tool {
 				"duration_ms": sInt("wall time of the run"),
 			}, "root", "files", "chunks", "errors", "unchanged", "deleted", "duration_ms"),
 		},
-		params: []param{
-			{name: "path", typ: "string", required: true, desc: "Absolute path to the directory to index."},
-			{name: "force", typ: "boolean", def: false, desc: "Re-index every file even if it has not changed."},
-		},
 		taskSupport: "optional",
-		run:         s.indexCodebase,
-	}
+	}, s.indexCodebase)
 }
 
 // indexOutput is index_codebase's structured content.
@@ -94,8 +88,8 @@ type indexOutput struct {
 	DurationMS int64             `json:"duration_ms"`
 }
 
-func (s *Server) indexCodebase(ctx context.Context, c *call) (*outcome, error) {
-	root, err := s.codeRoot(c.str("path"))
+func (s *Server) indexCodebase(ctx context.Context, c *call, in *indexCodebaseArgs) (*outcome, error) {
+	root, err := s.codeRoot(in.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +104,7 @@ func (s *Server) indexCodebase(ctx context.Context, c *call) (*outcome, error) {
 			s.tasks.progress(id, msg)
 		}
 	}
-	stats, err := s.opts.App.Index(ctx, app.IndexRequest{Root: root, Force: c.boolean("force"), SpecsDir: s.specsDirFor(root),
+	stats, err := s.opts.App.Index(ctx, app.IndexRequest{Root: root, Force: in.Force, SpecsDir: s.specsDirFor(root),
 		Progress: func(p index.Progress) { progress(p.Done, p.Total) }, OnWait: onWait})
 	if err != nil {
 		return nil, err
@@ -132,8 +126,31 @@ func (s *Server) indexCodebase(ctx context.Context, c *call) (*outcome, error) {
 	return &outcome{structured: out, text: text}, nil
 }
 
+// searchCodeArgs are search_code's arguments.
+type searchCodeArgs struct {
+	Query          string  `arg:"query,required" desc:"Natural language search query or code pattern."`
+	Path           string  `arg:"path" default:"." desc:"The indexed directory: absolute, or relative to the served root (\".\")."`
+	Limit          int     `arg:"limit" default:"20" min:"1" max:"${search.MaxLimit}" desc:"Maximum number of results."`
+	SemanticWeight float64 `arg:"semantic_weight" default:"0.7" min:"0" max:"1" desc:"Weight of semantic search against keyword search, 0.0 (keywords only) to 1.0 (semantic only)."`
+	Extensions     string  `arg:"extensions" desc:"Only files with these extensions, comma-separated (go,py or .go,.py)."`
+	PathFilter     string  `arg:"path_filter" desc:"Only paths matching this glob, relative to the indexed directory; ** crosses folders (e.g. Sources/Auth/**, docs/*.md)."`
+	Format         string  `arg:"format" default:"json" enum:"json,toon,human" desc:"Text rendering of the results: json, toon (compact, for language models) or human. The structured content is the same."`
+	ExpandQuery    bool    `arg:"expand_query" default:"false" desc:"Expand the query with related terms before searching."`
+	Synthesize     bool    `arg:"synthesize" default:"false" desc:"Add a summary of the results with follow-up suggestions."`
+}
+
+// searchDocsArgs are search_docs's arguments: search_code's without the
+// code-only ones, with a smaller default limit.
+type searchDocsArgs struct {
+	Query      string `arg:"query,required" desc:"Natural language search query."`
+	Path       string `arg:"path" default:"." desc:"The indexed directory: absolute, or relative to the served root (\".\")."`
+	Limit      int    `arg:"limit" default:"10" min:"1" max:"${search.MaxLimit}" desc:"Maximum number of results."`
+	PathFilter string `arg:"path_filter" desc:"Only paths matching this glob, relative to the indexed directory; ** crosses folders (e.g. Sources/Auth/**, docs/*.md)."`
+	Format     string `arg:"format" default:"json" enum:"json,toon,human" desc:"Text rendering of the results: json, toon (compact, for language models) or human. The structured content is the same."`
+}
+
 func (s *Server) searchCodeTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "search_code",
 			Title: "Search code",
@@ -145,24 +162,13 @@ func (s *Server) searchCodeTool() *tool {
 			Icons:        iconSearch,
 			OutputSchema: searchOutputSchema(),
 		},
-		params: []param{
-			{name: "query", typ: "string", required: true, desc: "Natural language search query or code pattern."},
-			pathParam,
-			{name: "limit", typ: "integer", def: 20, min: ptr(1.0), max: ptr(float64(search.MaxLimit)), desc: "Maximum number of results."},
-			{name: "semantic_weight", typ: "number", def: 0.7, min: ptr(0.0), max: ptr(1.0),
-				desc: "Weight of semantic search against keyword search, 0.0 (keywords only) to 1.0 (semantic only)."},
-			{name: "extensions", typ: "string", desc: "Only files with these extensions, comma-separated (go,py or .go,.py)."},
-			pathFilterParam,
-			formatParam,
-			{name: "expand_query", typ: "boolean", def: false, desc: "Expand the query with related terms before searching."},
-			{name: "synthesize", typ: "boolean", def: false, desc: "Add a summary of the results with follow-up suggestions."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) { return s.searchIndex(ctx, c, false) },
-	}
+	}, func(ctx context.Context, c *call, in *searchCodeArgs) (*outcome, error) {
+		return s.searchIndex(ctx, c, in, false)
+	})
 }
 
 func (s *Server) searchDocsTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "search_docs",
 			Title: "Search documentation",
@@ -172,15 +178,10 @@ func (s *Server) searchDocsTool() *tool {
 			Icons:        iconDocs,
 			OutputSchema: searchOutputSchema(),
 		},
-		params: []param{
-			{name: "query", typ: "string", required: true, desc: "Natural language search query."},
-			pathParam,
-			{name: "limit", typ: "integer", def: 10, min: ptr(1.0), max: ptr(float64(search.MaxLimit)), desc: "Maximum number of results."},
-			pathFilterParam,
-			formatParam,
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) { return s.searchIndex(ctx, c, true) },
-	}
+	}, func(ctx context.Context, c *call, in *searchDocsArgs) (*outcome, error) {
+		return s.searchIndex(ctx, c, &searchCodeArgs{Query: in.Query, Path: in.Path, Limit: in.Limit,
+			PathFilter: in.PathFilter, Format: in.Format}, true)
+	})
 }
 
 func searchOutputSchema() map[string]any {
@@ -244,31 +245,32 @@ type searchOutput struct {
 	Synthesis *assist.Synthesis `json:"synthesis,omitempty"`
 }
 
-// searchIndex runs search_code (docsOnly false) or search_docs.
-func (s *Server) searchIndex(ctx context.Context, c *call, docsOnly bool) (*outcome, error) {
-	query := strings.TrimSpace(c.str("query"))
+// searchIndex runs search_code (docsOnly false) or search_docs, whose
+// arguments come as search_code's; docsOnly ignores the code-only ones.
+func (s *Server) searchIndex(ctx context.Context, c *call, in *searchCodeArgs, docsOnly bool) (*outcome, error) {
+	query := strings.TrimSpace(in.Query)
 	if query == "" {
 		return nil, errs.New(errs.Invalid, errs.CodeQueryEmpty, "Query cannot be empty")
 	}
 	if err := search.CheckQuery(query); err != nil {
 		return nil, err // before the path: a bad query is the caller's first problem
 	}
-	root, err := s.codeRoot(c.str("path"))
+	root, err := s.codeRoot(in.Path)
 	if err != nil {
 		return nil, err
 	}
 	c.logAs("root", root)
 	req := app.SearchRequest{Root: root,
-		Options: search.Options{Query: query, Limit: c.integer("limit"), PathGlob: c.str("path_filter"), DocsOnly: docsOnly}}
+		Options: search.Options{Query: query, Limit: in.Limit, PathGlob: in.PathFilter, DocsOnly: docsOnly}}
 	if !docsOnly {
-		w := c.number("semantic_weight")
+		w := in.SemanticWeight
 		req.SemanticWeight = &w
-		for _, ext := range strings.Split(c.str("extensions"), ",") {
+		for _, ext := range strings.Split(in.Extensions, ",") {
 			if ext = strings.TrimPrefix(strings.TrimSpace(ext), "."); ext != "" {
 				req.Extensions = append(req.Extensions, ext)
 			}
 		}
-		req.Expand, req.Synthesize = c.boolean("expand_query"), c.boolean("synthesize")
+		req.Expand, req.Synthesize = in.ExpandQuery, in.Synthesize
 		if canSample(c.req) {
 			req.Sampler = sessionSampler{c.req.Session}
 		}
@@ -293,7 +295,7 @@ func (s *Server) searchIndex(ctx context.Context, c *call, docsOnly bool) (*outc
 		links = append(links, linkHit{root: root, path: r.Path, start: r.StartLine, end: r.EndLine})
 	}
 	out.Total, out.TookMS = len(out.Results), res.TookMS
-	text, err := renderSearch(c.str("format"), out)
+	text, err := renderSearch(in.Format, out)
 	if err != nil {
 		return nil, err
 	}
@@ -372,17 +374,17 @@ func (s *Server) codeRoot(p string) (string, error) {
 	e, ok := errs.As(err)
 	switch {
 	case ok && e.Kind == errs.OutOfRoot:
-		return "", errs.New(errs.OutOfRoot, "PATH_OUTSIDE_ROOT", "Path is outside the allowed roots: %s", p).With("path", p)
-	case ok && (e.Kind == errs.NotFound || e.Code == fsroot.CodeNotADirectory):
+		return "", errs.New(errs.OutOfRoot, errs.CodeOutsideRoot, "Path is outside the allowed roots: %s", p).With("path", p)
+	case ok && (e.Kind == errs.NotFound || e.Code == errs.CodeNotADirectory):
 		shown := p
 		if strings.TrimSpace(p) == "" || p == "." {
 			shown = s.opts.Root
 		} else if !filepath.IsAbs(p) {
 			shown = filepath.Join(s.opts.Root, p)
 		}
-		code := "NOT_A_DIRECTORY"
+		code := errs.CodeNotADirectory
 		if e.Kind == errs.NotFound {
-			code = "NOT_FOUND"
+			code = errs.CodeNotFound
 		}
 		return "", errs.New(e.Kind, code, "Path does not exist or is not a directory: %s", shown).With("path", p)
 	}

@@ -52,9 +52,33 @@ func envelopeSchema(result map[string]any) map[string]any {
 	}, "result", "meta")
 }
 
-func repoParam(values ...string) param {
-	return param{name: "repo", typ: "string", required: true, enum: values, badCode: files.CodeRepoInvalid,
-		desc: "Which root: docs (DOCS_ROOT) or code (CODE_ROOT)."}
+// filesSearchArgs are search's arguments.
+type filesSearchArgs struct {
+	Query         string `arg:"query,required" desc:"The text to find (a Go regular expression when regex is true)."`
+	Repo          string `arg:"repo" default:"both" enum:"docs,code,both" code:"REPO_INVALID" desc:"Which roots to search: docs, code or both (docs first)."`
+	Limit         int    `arg:"limit" default:"${files.DefaultSearchLimit}" min:"1" max:"${files.MaxSearchLimit}" code:"LIMIT_INVALID" desc:"Maximum number of matching lines."`
+	Path          string `arg:"path" desc:"Only this folder or file, or the files matching a glob (*.go, internal/**/*_test.go)."`
+	CaseSensitive bool   `arg:"case_sensitive" default:"false" desc:"Match case exactly."`
+	Regex         bool   `arg:"regex" default:"false" desc:"Treat query as a regular expression (RE2 syntax), matched line by line."`
+}
+
+// fileArgs name one file: open_file's arguments, and get_snippet's first.
+type fileArgs struct {
+	Repo string `arg:"repo,required" enum:"docs,code" code:"REPO_INVALID" desc:"Which root: docs (DOCS_ROOT) or code (CODE_ROOT)."`
+	Path string `arg:"path,required" desc:"The file, relative to the root."`
+}
+
+// getSnippetArgs are get_snippet's arguments: a file and a line range.
+type getSnippetArgs struct {
+	fileArgs
+	StartLine int `arg:"start_line,required" code:"INVALID_RANGE" desc:"First line, 1-based."`
+	EndLine   int `arg:"end_line,required" code:"INVALID_RANGE" desc:"Last line, inclusive."`
+}
+
+// listDirArgs are list_dir's arguments.
+type listDirArgs struct {
+	Repo string `arg:"repo,required" enum:"docs,code" code:"REPO_INVALID" desc:"Which root: docs (DOCS_ROOT) or code (CODE_ROOT)."`
+	Path string `arg:"path" default:"" desc:"The folder, relative to the root; empty for the root itself."`
 }
 
 var linesSchema = sArray(sObject(map[string]any{
@@ -70,10 +94,7 @@ var fileContentSchema = sObject(map[string]any{
 }, "path", "lines", "total_lines")
 
 func (s *Server) filesSearchTool(svc *files.Service) *tool {
-	repo := repoParam("docs", "code", "both")
-	repo.required, repo.def = false, "both"
-	repo.desc = "Which roots to search: docs, code or both (docs first)."
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "search",
 			Title: "Search files",
@@ -91,45 +112,34 @@ func (s *Server) filesSearchTool(svc *files.Service) *tool {
 				}, "repo", "path", "line", "preview")),
 			}, "matches")),
 		},
-		params: []param{
-			{name: "query", typ: "string", required: true, desc: "The text to find (a Go regular expression when regex is true)."},
-			repo,
-			{name: "limit", typ: "integer", def: files.DefaultSearchLimit, min: ptr(1.0), max: ptr(float64(files.MaxSearchLimit)),
-				badCode: files.CodeLimitInvalid, desc: "Maximum number of matching lines."},
-			{name: "path", typ: "string", desc: "Only this folder or file, or the files matching a glob (*.go, internal/**/*_test.go)."},
-			{name: "case_sensitive", typ: "boolean", def: false, desc: "Match case exactly."},
-			{name: "regex", typ: "boolean", def: false, desc: "Treat query as a regular expression (RE2 syntax), matched line by line."},
-		},
 		jsonText: true,
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			start := time.Now()
-			repo := c.str("repo")
-			c.logAs("repo", repo)
-			res, err := svc.Search(ctx, files.SearchQuery{
-				Query: c.str("query"), Repo: repo, Limit: c.integer("limit"), Path: c.str("path"),
-				CaseSensitive: c.boolean("case_sensitive"), Regex: c.boolean("regex"),
-			})
-			if err != nil {
-				return nil, err
-			}
-			matches := res.Results
-			if matches == nil {
-				matches = []files.SearchHit{}
-			}
-			links := make([]linkHit, 0, len(matches))
-			for _, m := range matches {
-				links = append(links, linkHit{root: s.repoPath(m.Repo), path: m.Path, start: m.Line, end: m.Line})
-			}
-			return &outcome{
-				structured: envelope{Result: map[string]any{"matches": matches}, Meta: meta(repo, start, res.Truncated)},
-				content:    resourceLinks(links),
-			}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *filesSearchArgs) (*outcome, error) {
+		start := time.Now()
+		c.logAs("repo", in.Repo)
+		res, err := svc.Search(ctx, files.SearchQuery{
+			Query: in.Query, Repo: in.Repo, Limit: in.Limit, Path: in.Path,
+			CaseSensitive: in.CaseSensitive, Regex: in.Regex,
+		})
+		if err != nil {
+			return nil, err
+		}
+		matches := res.Results
+		if matches == nil {
+			matches = []files.SearchHit{}
+		}
+		links := make([]linkHit, 0, len(matches))
+		for _, m := range matches {
+			links = append(links, linkHit{root: s.repoPath(m.Repo), path: m.Path, start: m.Line, end: m.Line})
+		}
+		return &outcome{
+			structured: envelope{Result: map[string]any{"matches": matches}, Meta: meta(in.Repo, start, res.Truncated)},
+			content:    resourceLinks(links),
+		}, nil
+	})
 }
 
 func (s *Server) openFileTool(svc *files.Service) *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "open_file",
 			Title: "Open a file",
@@ -139,26 +149,20 @@ func (s *Server) openFileTool(svc *files.Service) *tool {
 			Icons:        iconFile,
 			OutputSchema: envelopeSchema(fileContentSchema),
 		},
-		params: []param{
-			repoParam("docs", "code"),
-			{name: "path", typ: "string", required: true, desc: "The file, relative to the root."},
-		},
 		jsonText: true,
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			start := time.Now()
-			repo := c.str("repo")
-			c.logAs("repo", repo)
-			content, err := svc.OpenFile(ctx, repo, c.str("path"))
-			if err != nil {
-				return nil, err
-			}
-			return fileOutcome(repo, start, content), nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *fileArgs) (*outcome, error) {
+		start := time.Now()
+		c.logAs("repo", in.Repo)
+		content, err := svc.OpenFile(ctx, in.Repo, in.Path)
+		if err != nil {
+			return nil, err
+		}
+		return fileOutcome(in.Repo, start, content), nil
+	})
 }
 
 func (s *Server) getSnippetTool(svc *files.Service) *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "get_snippet",
 			Title: "Read lines of a file",
@@ -168,28 +172,20 @@ func (s *Server) getSnippetTool(svc *files.Service) *tool {
 			Icons:        iconFile,
 			OutputSchema: envelopeSchema(fileContentSchema),
 		},
-		params: []param{
-			repoParam("docs", "code"),
-			{name: "path", typ: "string", required: true, desc: "The file, relative to the root."},
-			{name: "start_line", typ: "integer", required: true, badCode: files.CodeInvalidRange, desc: "First line, 1-based."},
-			{name: "end_line", typ: "integer", required: true, badCode: files.CodeInvalidRange, desc: "Last line, inclusive."},
-		},
 		jsonText: true,
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			start := time.Now()
-			repo := c.str("repo")
-			c.logAs("repo", repo)
-			content, err := svc.GetSnippet(ctx, repo, c.str("path"), c.integer("start_line"), c.integer("end_line"))
-			if err != nil {
-				return nil, err
-			}
-			return fileOutcome(repo, start, content), nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *getSnippetArgs) (*outcome, error) {
+		start := time.Now()
+		c.logAs("repo", in.Repo)
+		content, err := svc.GetSnippet(ctx, in.Repo, in.Path, in.StartLine, in.EndLine)
+		if err != nil {
+			return nil, err
+		}
+		return fileOutcome(in.Repo, start, content), nil
+	})
 }
 
 func (s *Server) listDirTool(svc *files.Service) *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "list_dir",
 			Title: "List a folder",
@@ -207,25 +203,19 @@ func (s *Server) listDirTool(svc *files.Service) *tool {
 				}, "name", "path", "type", "size")),
 			}, "path", "entries")),
 		},
-		params: []param{
-			repoParam("docs", "code"),
-			{name: "path", typ: "string", def: "", desc: "The folder, relative to the root; empty for the root itself."},
-		},
 		jsonText: true,
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			start := time.Now()
-			repo := c.str("repo")
-			c.logAs("repo", repo)
-			listing, err := svc.ListDir(ctx, repo, c.str("path"))
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: envelope{
-				Result: map[string]any{"path": listing.Path, "entries": listing.Entries},
-				Meta:   meta(repo, start, listing.Truncated),
-			}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *listDirArgs) (*outcome, error) {
+		start := time.Now()
+		c.logAs("repo", in.Repo)
+		listing, err := svc.ListDir(ctx, in.Repo, in.Path)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: envelope{
+			Result: map[string]any{"path": listing.Path, "entries": listing.Entries},
+			Meta:   meta(in.Repo, start, listing.Truncated),
+		}}, nil
+	})
 }
 
 func fileOutcome(repo string, start time.Time, content *files.FileContent) *outcome {

@@ -121,8 +121,40 @@ func packageDetailSchema() map[string]any {
 	return outputSchema(props, "name", "path", "kind", "version", "description", "metadata", "manifest", "dependencies")
 }
 
+// searchPackagesArgs are search_packages's arguments.
+type searchPackagesArgs struct {
+	Query string `arg:"query,required" desc:"Words to find in package names, descriptions and paths."`
+}
+
+// packageNameArgs name one package: get_package's and package_dependents's arguments.
+type packageNameArgs struct {
+	Name string `arg:"name,required" desc:"The exact package name."`
+}
+
+// getPackageArgs are get_package's arguments.
+type getPackageArgs struct {
+	Name string `arg:"name,required" desc:"The exact package name (e.g. @acme/ui, example.com/lib, com.acme:core)."`
+}
+
+// packageDependenciesArgs are package_dependencies's arguments.
+type packageDependenciesArgs struct {
+	Name         string `arg:"name,required" desc:"The exact package name."`
+	InternalOnly bool   `arg:"internal_only" default:"false" desc:"Only dependencies on other packages of this repository."`
+}
+
+// dependencyGraphArgs are dependency_graph's arguments.
+type dependencyGraphArgs struct {
+	Root  string `arg:"root,required" desc:"The exact name of the package to start from."`
+	Depth int    `arg:"depth" default:"${defaultGraphDepth}" desc:"Levels of dependencies to follow; clamped to ${packages.MinEdgeDepth}..${packages.MaxEdgeDepth}."`
+}
+
+// listPackagesArgs are list_packages's arguments.
+type listPackagesArgs struct {
+	Kind string `arg:"kind" enum:"${packageKinds}" desc:"Only packages of this kind."`
+}
+
 func (s *Server) searchPackagesTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "search_packages",
 			Title: "Search packages",
@@ -138,24 +170,20 @@ func (s *Server) searchPackagesTool() *tool {
 				"total":    sInt("number of results"),
 			}, "query", "packages", "total"),
 		},
-		params: []param{
-			{name: "query", typ: "string", required: true, desc: "Words to find in package names, descriptions and paths."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			query := c.str("query")
-			c.logAs("root", s.opts.Root)
-			found, err := s.opts.App.SearchPackages(ctx, s.opts.Root, query, maxPackageResults)
-			if err != nil {
-				return nil, err
-			}
-			list := summarizeAll(found)
-			return &outcome{structured: map[string]any{"query": query, "packages": list, "total": len(list)}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *searchPackagesArgs) (*outcome, error) {
+		query := in.Query
+		c.logAs("root", s.opts.Root)
+		found, err := s.opts.App.SearchPackages(ctx, s.opts.Root, query, maxPackageResults)
+		if err != nil {
+			return nil, err
+		}
+		list := summarizeAll(found)
+		return &outcome{structured: map[string]any{"query": query, "packages": list, "total": len(list)}}, nil
+	})
 }
 
 func (s *Server) getPackageTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "get_package",
 			Title: "Get a package",
@@ -165,26 +193,22 @@ func (s *Server) getPackageTool() *tool {
 			Icons:        iconPackage,
 			OutputSchema: packageDetailSchema(),
 		},
-		params: []param{
-			{name: "name", typ: "string", required: true, desc: "The exact package name (e.g. @acme/ui, example.com/lib, com.acme:core)."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			g, err := s.packageGraph(ctx, c)
-			if err != nil {
-				return nil, err
-			}
-			name := c.str("name")
-			p, ok := g.Get(name)
-			if !ok {
-				return nil, errs.New(errs.NotFound, errs.CodePackageNotFound, "Package '%s' not found", name).With("name", name)
-			}
-			return &outcome{structured: packageDetail{packageSummary: summarize(p), Manifest: p.Manifest, Dependencies: nonNilDeps(p.Dependencies)}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *getPackageArgs) (*outcome, error) {
+		g, err := s.packageGraph(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		name := in.Name
+		p, ok := g.Get(name)
+		if !ok {
+			return nil, errs.New(errs.NotFound, errs.CodePackageNotFound, "Package '%s' not found", name).With("name", name)
+		}
+		return &outcome{structured: packageDetail{packageSummary: summarize(p), Manifest: p.Manifest, Dependencies: nonNilDeps(p.Dependencies)}}, nil
+	})
 }
 
 func (s *Server) packageDependenciesTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "package_dependencies",
 			Title: "Dependencies of a package",
@@ -198,27 +222,22 @@ func (s *Server) packageDependenciesTool() *tool {
 				"dependencies":  sArray(dependencySchema),
 			}, "name", "internal_only", "dependencies"),
 		},
-		params: []param{
-			{name: "name", typ: "string", required: true, desc: "The exact package name."},
-			{name: "internal_only", typ: "boolean", def: false, desc: "Only dependencies on other packages of this repository."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			g, err := s.packageGraph(ctx, c)
-			if err != nil {
-				return nil, err
-			}
-			name, internalOnly := c.str("name"), c.boolean("internal_only")
-			deps, err := g.Dependencies(name, internalOnly)
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: map[string]any{"name": name, "internal_only": internalOnly, "dependencies": nonNilDeps(deps)}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *packageDependenciesArgs) (*outcome, error) {
+		g, err := s.packageGraph(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		name, internalOnly := in.Name, in.InternalOnly
+		deps, err := g.Dependencies(name, internalOnly)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: map[string]any{"name": name, "internal_only": internalOnly, "dependencies": nonNilDeps(deps)}}, nil
+	})
 }
 
 func (s *Server) packageDependentsTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:        "package_dependents",
 			Title:       "Dependents of a package",
@@ -230,26 +249,22 @@ func (s *Server) packageDependentsTool() *tool {
 				"dependents": sArray(packageSummarySchema),
 			}, "name", "dependents"),
 		},
-		params: []param{
-			{name: "name", typ: "string", required: true, desc: "The exact package name."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			g, err := s.packageGraph(ctx, c)
-			if err != nil {
-				return nil, err
-			}
-			name := c.str("name")
-			dependents, err := g.Dependents(name)
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: map[string]any{"name": name, "dependents": summarizeAll(dependents)}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *packageNameArgs) (*outcome, error) {
+		g, err := s.packageGraph(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		name := in.Name
+		dependents, err := g.Dependents(name)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: map[string]any{"name": name, "dependents": summarizeAll(dependents)}}, nil
+	})
 }
 
 func (s *Server) dependencyGraphTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "dependency_graph",
 			Title: "Dependency graph",
@@ -267,32 +282,26 @@ func (s *Server) dependencyGraphTool() *tool {
 				}, "from", "to", "dep_kind")),
 			}, "root", "depth", "edges"),
 		},
-		params: []param{
-			{name: "root", typ: "string", required: true, desc: "The exact name of the package to start from."},
-			{name: "depth", typ: "integer", def: defaultGraphDepth,
-				desc: fmt.Sprintf("Levels of dependencies to follow; clamped to %d..%d.", packages.MinEdgeDepth, packages.MaxEdgeDepth)},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			g, err := s.packageGraph(ctx, c)
-			if err != nil {
-				return nil, err
-			}
-			root := c.str("root")
-			depth := max(packages.MinEdgeDepth, min(c.integer("depth"), packages.MaxEdgeDepth))
-			edges, err := g.Edges(root, depth)
-			if err != nil {
-				return nil, err
-			}
-			if edges == nil {
-				edges = []packages.Edge{}
-			}
-			return &outcome{structured: map[string]any{"root": root, "depth": depth, "edges": edges}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *dependencyGraphArgs) (*outcome, error) {
+		g, err := s.packageGraph(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		root := in.Root
+		depth := max(packages.MinEdgeDepth, min(in.Depth, packages.MaxEdgeDepth))
+		edges, err := g.Edges(root, depth)
+		if err != nil {
+			return nil, err
+		}
+		if edges == nil {
+			edges = []packages.Edge{}
+		}
+		return &outcome{structured: map[string]any{"root": root, "depth": depth, "edges": edges}}, nil
+	})
 }
 
 func (s *Server) listPackagesTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:        "list_packages",
 			Title:       "List packages",
@@ -305,28 +314,24 @@ func (s *Server) listPackagesTool() *tool {
 				"total":    sInt("number of packages listed"),
 			}, "packages", "total"),
 		},
-		params: []param{
-			{name: "kind", typ: "string", enum: packageKinds, desc: "Only packages of this kind."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			g, err := s.packageGraph(ctx, c)
-			if err != nil {
-				return nil, err
+	}, func(ctx context.Context, c *call, in *listPackagesArgs) (*outcome, error) {
+		g, err := s.packageGraph(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		kind := in.Kind
+		var pkgs []packages.Package
+		for _, p := range g.Packages() {
+			if kind == "" || p.Kind == kind {
+				pkgs = append(pkgs, p)
 			}
-			kind := c.str("kind")
-			var pkgs []packages.Package
-			for _, p := range g.Packages() {
-				if kind == "" || p.Kind == kind {
-					pkgs = append(pkgs, p)
-				}
-			}
-			out := map[string]any{"packages": summarizeAll(pkgs), "total": len(pkgs)}
-			if kind != "" {
-				out["kind"] = kind
-			}
-			return &outcome{structured: out}, nil
-		},
-	}
+		}
+		out := map[string]any{"packages": summarizeAll(pkgs), "total": len(pkgs)}
+		if kind != "" {
+			out["kind"] = kind
+		}
+		return &outcome{structured: out}, nil
+	})
 }
 
 // indexStatus is index_status's answer.
@@ -340,7 +345,7 @@ type indexStatus struct {
 }
 
 func (s *Server) indexStatusTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "index_status",
 			Title: "Index status",
@@ -357,16 +362,15 @@ func (s *Server) indexStatusTool() *tool {
 				"spec_count":    sInt("specs in the index"),
 			}, "indexed_at", "git_commit", "package_count"),
 		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			c.logAs("root", s.opts.Root)
-			st, err := s.opts.App.Status(ctx, s.opts.Root)
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: indexStatus{Root: st.Root, IndexPath: st.Index, IndexedAt: st.IndexedAt,
-				GitCommit: st.GitCommit, PackageCount: st.Packages, SpecCount: st.Specs}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, _ *noArgs) (*outcome, error) {
+		c.logAs("root", s.opts.Root)
+		st, err := s.opts.App.Status(ctx, s.opts.Root)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: indexStatus{Root: st.Root, IndexPath: st.Index, IndexedAt: st.IndexedAt,
+			GitCommit: st.GitCommit, PackageCount: st.Packages, SpecCount: st.Specs}}, nil
+	})
 }
 
 // packageGraph loads the served root's packages from its index.

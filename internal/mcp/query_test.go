@@ -223,11 +223,8 @@ func TestInternalErrorsAreGeneric(t *testing.T) {
 		{"zz_untyped_files", true, fmt.Errorf("%s", cause)},
 		{"zz_typed_without_message", false, &errs.Error{Kind: errs.Internal, Err: fmt.Errorf("%s", cause)}},
 	} {
-		s.register(&tool{
-			def:      &sdk.Tool{Name: raw.name, Description: "fails"},
-			jsonText: raw.jsonText,
-			run:      func(context.Context, *call) (*outcome, error) { return nil, raw.err },
-		})
+		s.register(newTool(&tool{def: &sdk.Tool{Name: raw.name, Description: "fails"}, jsonText: raw.jsonText},
+			func(context.Context, *call, *noArgs) (*outcome, error) { return nil, raw.err }))
 	}
 	cs := connectSDK(t, s, nil)
 	if res := callTool(t, cs, "index_codebase", map[string]any{"path": e.root}); res.IsError {
@@ -302,10 +299,8 @@ func corrupt(t *testing.T, path string) {
 func TestPanicIsAnInternalError(t *testing.T) {
 	e := newEnv(t, fixtureFiles)
 	s := e.server(t, nil)
-	s.register(&tool{
-		def: &sdk.Tool{Name: "zz_panics", Description: "panics"},
-		run: func(context.Context, *call) (*outcome, error) { panic("boom") },
-	})
+	s.register(newTool(&tool{def: &sdk.Tool{Name: "zz_panics", Description: "panics"}},
+		func(context.Context, *call, *noArgs) (*outcome, error) { panic("boom") }))
 	cs := connectSDK(t, s, nil)
 	te := toolErrorOf(t, callTool(t, cs, "zz_panics", nil))
 	if te["code"] != "INTERNAL" || te["message"] != internalMessage {

@@ -201,9 +201,12 @@ func (s *Server) ToolNames() []string {
 }
 
 // register adds t, or replaces the tool of the same name in place: its
-// position in tools/list does not change.
+// position in tools/list does not change. t comes from newTool.
 func (s *Server) register(t *tool) {
-	t.def.InputSchema = t.inputSchema()
+	if t.args == nil || t.run == nil {
+		panic(fmt.Sprintf("tool %s was not built by newTool", t.def.Name))
+	}
+	t.def.InputSchema = t.args.schema()
 	s.mu.Lock()
 	if old, ok := s.byName[t.def.Name]; ok {
 		s.tools[slices.Index(s.tools, old)] = t

@@ -332,13 +332,12 @@ func TestContentTypesPassThrough(t *testing.T) {
 		&sdk.ResourceLink{URI: "file:///y.go", Name: "y.go", MIMEType: "text/x-go", Description: "lines 1-2",
 			Annotations: &sdk.Annotations{Audience: []sdk.Role{"assistant"}, Priority: 0.5}},
 	}
-	s.register(&tool{
+	s.register(newTool(&tool{
 		def: &sdk.Tool{Name: "echo_content", Title: "Echo", Description: "test tool", Annotations: readOnlyAnnotations("Echo"),
 			OutputSchema: outputSchema(map[string]any{"ok": sBool("")}, "ok")},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			return &outcome{structured: map[string]any{"ok": true}, text: "ok", content: want}, nil
-		},
-	})
+	}, func(ctx context.Context, c *call, _ *noArgs) (*outcome, error) {
+		return &outcome{structured: map[string]any{"ok": true}, text: "ok", content: want}, nil
+	}))
 	cs := connectSDK(t, s, nil)
 	res := callTool(t, cs, "echo_content", nil)
 	if len(res.Content) != len(want)+1 {

@@ -56,8 +56,26 @@ func (s *Server) discoverSpecs(c *call) ([]specs.Spec, error) {
 	return found, nil
 }
 
+// specIDArgs are get_spec_requirements's arguments.
+type specIDArgs struct {
+	SpecID string `arg:"spec_id,required" desc:"The spec's id, as list_specs gives it."`
+}
+
+// getScenarioArgs are get_scenario's arguments.
+type getScenarioArgs struct {
+	SpecID      string `arg:"spec_id,required" desc:"The spec's id, as list_specs gives it."`
+	Requirement string `arg:"requirement,required" desc:"The requirement's name, as get_spec_requirements gives it."`
+	Scenario    string `arg:"scenario" desc:"The scenario's name; the requirement's first scenario when absent."`
+}
+
+// searchSpecsArgs are search_specs's arguments.
+type searchSpecsArgs struct {
+	Query string `arg:"query,required" desc:"Words to find in requirements and scenarios."`
+	Limit int    `arg:"limit" default:"${specs.DefaultSearchLimit}" min:"1" max:"${maxSpecResults}" desc:"Maximum number of results."`
+}
+
 func (s *Server) listSpecsTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "list_specs",
 			Title: "List specs",
@@ -76,18 +94,17 @@ func (s *Server) listSpecsTool() *tool {
 				}, "id", "title", "purpose", "kind")),
 			}, "specs"),
 		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			found, err := s.discoverSpecs(c)
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: map[string]any{"specs": specs.List(found)}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, _ *noArgs) (*outcome, error) {
+		found, err := s.discoverSpecs(c)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: map[string]any{"specs": specs.List(found)}}, nil
+	})
 }
 
 func (s *Server) getSpecRequirementsTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "get_spec_requirements",
 			Title: "Requirements of a spec",
@@ -104,26 +121,22 @@ func (s *Server) getSpecRequirementsTool() *tool {
 				}, "name", "scenario_count")),
 			}, "spec_id", "requirements"),
 		},
-		params: []param{
-			{name: "spec_id", typ: "string", required: true, desc: "The spec's id, as list_specs gives it."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			found, err := s.discoverSpecs(c)
-			if err != nil {
-				return nil, err
-			}
-			reqs, err := specs.Requirements(found, c.str("spec_id"))
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: map[string]any{"spec_id": strings.TrimSpace(c.str("spec_id")), "requirements": reqs}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *specIDArgs) (*outcome, error) {
+		found, err := s.discoverSpecs(c)
+		if err != nil {
+			return nil, err
+		}
+		reqs, err := specs.Requirements(found, in.SpecID)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: map[string]any{"spec_id": strings.TrimSpace(in.SpecID), "requirements": reqs}}, nil
+	})
 }
 
 func (s *Server) getScenarioTool() *tool {
 	clauses := func(desc string) map[string]any { return sStringArray(desc) }
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "get_scenario",
 			Title: "Get a scenario",
@@ -144,27 +157,21 @@ func (s *Server) getScenarioTool() *tool {
 				}, "name", "given", "when", "then"),
 			}, "spec_id", "requirement", "description", "scenario"),
 		},
-		params: []param{
-			{name: "spec_id", typ: "string", required: true, desc: "The spec's id, as list_specs gives it."},
-			{name: "requirement", typ: "string", required: true, desc: "The requirement's name, as get_spec_requirements gives it."},
-			{name: "scenario", typ: "string", desc: "The scenario's name; the requirement's first scenario when absent."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			found, err := s.discoverSpecs(c)
-			if err != nil {
-				return nil, err
-			}
-			detail, err := specs.GetScenario(found, c.str("spec_id"), c.str("requirement"), c.str("scenario"))
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: detail}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *getScenarioArgs) (*outcome, error) {
+		found, err := s.discoverSpecs(c)
+		if err != nil {
+			return nil, err
+		}
+		detail, err := specs.GetScenario(found, in.SpecID, in.Requirement, in.Scenario)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: detail}, nil
+	})
 }
 
 func (s *Server) searchSpecsTool() *tool {
-	return &tool{
+	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "search_specs",
 			Title: "Search specs",
@@ -183,19 +190,13 @@ func (s *Server) searchSpecsTool() *tool {
 				}, "spec_id", "requirement", "score", "snippet")),
 			}, "query", "results"),
 		},
-		params: []param{
-			{name: "query", typ: "string", required: true, desc: "Words to find in requirements and scenarios."},
-			{name: "limit", typ: "integer", def: specs.DefaultSearchLimit, min: ptr(1.0), max: ptr(float64(maxSpecResults)),
-				desc: "Maximum number of results."},
-		},
-		run: func(ctx context.Context, c *call) (*outcome, error) {
-			query := c.str("query")
-			c.logAs("root", s.opts.Root)
-			hits, err := s.opts.App.SearchSpecs(ctx, s.opts.Root, query, c.integer("limit"))
-			if err != nil {
-				return nil, err
-			}
-			return &outcome{structured: map[string]any{"query": query, "results": hits}}, nil
-		},
-	}
+	}, func(ctx context.Context, c *call, in *searchSpecsArgs) (*outcome, error) {
+		query := in.Query
+		c.logAs("root", s.opts.Root)
+		hits, err := s.opts.App.SearchSpecs(ctx, s.opts.Root, query, in.Limit)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{structured: map[string]any{"query": query, "results": hits}}, nil
+	})
 }

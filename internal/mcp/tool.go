@@ -1,14 +1,11 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
+	"reflect"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,74 +13,43 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 )
 
-// tool is one MCP tool: its definition, its parameters and what it does.
+// tool is one MCP tool: its definition, its arguments and what it does.
+// Build one with newTool, which binds the arguments to their struct.
 type tool struct {
 	def         *sdk.Tool
-	params      []param // the input schema's properties, in order
-	taskSupport string  // "optional" when the tool may run as a task; "" forbids it
-	jsonText    bool    // the text rendering is the JSON of the structured content (files family)
-	run         func(ctx context.Context, c *call) (*outcome, error)
+	taskSupport string // "optional" when the tool may run as a task; "" forbids it
+	jsonText    bool   // the text rendering is the JSON of the structured content (files family)
+
+	args *argSpec                                                       // the arguments, read from the struct run takes
+	run  func(ctx context.Context, c *call, args any) (*outcome, error) // args is the *In that args decoded
 }
 
-// param is one tool argument. Arguments are decoded and checked against
-// params before the tool runs, so tools read typed, defaulted values.
-type param struct {
-	name     string
-	typ      string // "string", "integer", "number" or "boolean"
-	desc     string
-	required bool
-	def      any      // the default when absent (nil: no default)
-	enum     []string // allowed values of a string
-	min, max *float64 // bounds of a number
-	badCode  string   // the error code when the value is wrong; "" means INVALID_ARGUMENT
+// newTool completes t (its def and options) with run, whose argument
+// struct In declares the tool's arguments (args.go): the input schema
+// sent in tools/list and the decoding of every call both come from In, and
+// run receives the decoded, checked, defaulted values. A malformed In is a
+// programming error: newTool panics, naming the tool, the field and the tag.
+func newTool[In any](t *tool, run func(ctx context.Context, c *call, in *In) (*outcome, error)) *tool {
+	spec, err := argSpecFor(reflect.TypeFor[In]())
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", t.def.Name, err))
+	}
+	t.args = spec
+	t.run = func(ctx context.Context, c *call, args any) (*outcome, error) { return run(ctx, c, args.(*In)) }
+	return t
 }
 
+// ptr returns a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
 
-// inputSchema is the JSON Schema of t's arguments.
-func (t *tool) inputSchema() map[string]any {
-	props := map[string]any{}
-	var required []string
-	for _, p := range t.params {
-		s := map[string]any{"type": p.typ, "description": p.desc}
-		if p.def != nil {
-			s["default"] = p.def
-		}
-		if len(p.enum) > 0 {
-			s["enum"] = p.enum
-		}
-		if p.min != nil {
-			s["minimum"] = *p.min
-		}
-		if p.max != nil {
-			s["maximum"] = *p.max
-		}
-		props[p.name] = s
-		if p.required {
-			required = append(required, p.name)
-		}
-	}
-	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		schema["required"] = required
-	}
-	return schema
-}
-
-// call is one tools/call as a tool sees it.
+// call is one tools/call as a tool sees it; its arguments come beside it,
+// as the tool's own struct.
 type call struct {
-	s    *Server
-	req  *sdk.CallToolRequest
-	args map[string]any // decoded and defaulted, by parameter name
+	s   *Server
+	req *sdk.CallToolRequest
 
 	logAttrs []any // what the call's log line names (repo, root): never file contents
 }
-
-func (c *call) str(name string) string     { v, _ := c.args[name].(string); return v }
-func (c *call) integer(name string) int    { v, _ := c.args[name].(int); return v }
-func (c *call) number(name string) float64 { v, _ := c.args[name].(float64); return v }
-func (c *call) boolean(name string) bool   { v, _ := c.args[name].(bool); return v }
-func (c *call) has(name string) bool       { _, ok := c.args[name]; return ok }
 
 // logAs adds key=value to the call's log line.
 func (c *call) logAs(key string, value any) { c.logAttrs = append(c.logAttrs, key, value) }
@@ -98,14 +64,14 @@ type outcome struct {
 // runGuarded runs a tool, turning a panic into an internal error: one bad
 // call must not end the server for every client. The stack goes to the
 // log; the client gets INTERNAL's generic message.
-func (s *Server) runGuarded(ctx context.Context, t *tool, c *call) (out *outcome, err error) {
+func (s *Server) runGuarded(ctx context.Context, t *tool, c *call, args any) (out *outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("tool call panicked", "tool", t.def.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			out, err = nil, fmt.Errorf("tool %s panicked: %v", t.def.Name, r)
 		}
 	}()
-	return t.run(ctx, c)
+	return t.run(ctx, c, args)
 }
 
 // toolHandler wraps t.run: decode the arguments, run, render, log.
@@ -114,10 +80,9 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		start := time.Now()
 		c := &call{s: s, req: req}
 		var out *outcome
-		args, err := decodeArgs(req.Params.Arguments, t.params)
+		args, err := t.args.decode(req.Params.Arguments)
 		if err == nil {
-			c.args = args
-			out, err = s.runGuarded(ctx, t, c)
+			out, err = s.runGuarded(ctx, t, c, args)
 		}
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err() // the client gave up; do not report a success it will not read
@@ -216,9 +181,9 @@ func classify(err error) toolError {
 		return te
 	}
 	if errs.KindOf(err) == errs.Cancelled {
-		return toolError{Code: "CANCELLED", Message: "The request was cancelled.", Details: map[string]any{}}
+		return toolError{Code: errs.CodeCancelled, Message: "The request was cancelled.", Details: map[string]any{}}
 	}
-	return toolError{Code: "INTERNAL", Message: internalMessage, Details: map[string]any{}}
+	return toolError{Code: errs.CodeInternal, Message: internalMessage, Details: map[string]any{}}
 }
 
 // causeOf is the full text of what went wrong, for the server log: an
@@ -237,17 +202,17 @@ func causeOf(err error) string {
 func kindCode(k errs.Kind) string {
 	switch k {
 	case errs.Invalid:
-		return "INVALID_ARGUMENT"
+		return errs.CodeInvalidArgument
 	case errs.NotFound:
-		return "NOT_FOUND"
+		return errs.CodeNotFound
 	case errs.OutOfRoot:
-		return "PATH_OUTSIDE_ROOT"
+		return errs.CodeOutsideRoot
 	case errs.NoIndex:
-		return "NO_INDEX"
+		return errs.CodeNoIndex
 	case errs.Cancelled:
-		return "CANCELLED"
+		return errs.CodeCancelled
 	default:
-		return "INTERNAL"
+		return errs.CodeInternal
 	}
 }
 
@@ -275,136 +240,5 @@ func (s *Server) cancelledResult(toolName string) *sdk.CallToolResult {
 	if !ok {
 		t = &tool{def: &sdk.Tool{Name: toolName}}
 	}
-	return errorResult(t, errs.New(errs.Cancelled, "CANCELLED", "The task was cancelled."))
-}
-
-// invalidArg is the error of a wrong argument.
-func invalidArg(code, format string, args ...any) error {
-	if code == "" {
-		code = "INVALID_ARGUMENT"
-	}
-	return errs.New(errs.Invalid, code, format, args...)
-}
-
-// decodeArgs checks raw tool arguments against params and returns them
-// typed, with defaults filled in. null counts as absent.
-func decodeArgs(raw json.RawMessage, params []param) (map[string]any, error) {
-	fields := map[string]json.RawMessage{}
-	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		if trimmed[0] != '{' || json.Unmarshal(trimmed, &fields) != nil {
-			return nil, invalidArg("", "Arguments must be a JSON object")
-		}
-	}
-	names := make([]string, 0, len(params))
-	for _, p := range params {
-		names = append(names, p.name)
-	}
-	var unknown []string
-	for k := range fields {
-		if !slices.Contains(names, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		if len(names) == 0 {
-			return nil, invalidArg("", "Unknown argument: %s (this tool takes no arguments)", strings.Join(unknown, ", "))
-		}
-		return nil, invalidArg("", "Unknown argument: %s (this tool takes: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
-	}
-	out := make(map[string]any, len(params))
-	for _, p := range params {
-		v, ok := fields[p.name]
-		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			if p.required {
-				return nil, invalidArg("", "Missing required argument: %s", p.name)
-			}
-			if p.def != nil {
-				out[p.name] = p.def
-			}
-			continue
-		}
-		val, err := p.decode(v)
-		if err != nil {
-			return nil, err
-		}
-		out[p.name] = val
-	}
-	return out, nil
-}
-
-func (p param) decode(v json.RawMessage) (any, error) {
-	switch p.typ {
-	case "string":
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return nil, invalidArg(p.badCode, "Argument %s must be a string, got %s", p.name, jsonKind(v))
-		}
-		if len(p.enum) > 0 && !slices.Contains(p.enum, s) {
-			return nil, invalidArg(p.badCode, "Argument %s must be one of %s; got %q", p.name, strings.Join(p.enum, ", "), s)
-		}
-		return s, nil
-	case "boolean":
-		var b bool
-		if json.Unmarshal(v, &b) != nil {
-			return nil, invalidArg(p.badCode, "Argument %s must be a boolean, got %s", p.name, jsonKind(v))
-		}
-		return b, nil
-	case "integer", "number":
-		var f float64
-		if json.Unmarshal(v, &f) != nil {
-			return nil, invalidArg(p.badCode, "Argument %s must be %s, got %s", p.name, article(p.typ), jsonKind(v))
-		}
-		if p.typ == "integer" && (f != math.Trunc(f) || math.Abs(f) > 1<<53) {
-			return nil, invalidArg(p.badCode, "Argument %s must be an integer, got %s", p.name, string(bytes.TrimSpace(v)))
-		}
-		if (p.min != nil && f < *p.min) || (p.max != nil && f > *p.max) {
-			return nil, invalidArg(p.badCode, "Argument %s must be %s, got %s", p.name, bounds(p.min, p.max), string(bytes.TrimSpace(v)))
-		}
-		if p.typ == "integer" {
-			return int(f), nil
-		}
-		return f, nil
-	}
-	return nil, fmt.Errorf("parameter %s has unknown type %q", p.name, p.typ)
-}
-
-func article(typ string) string {
-	if typ == "integer" {
-		return "an integer"
-	}
-	return "a number"
-}
-
-func bounds(lo, hi *float64) string {
-	switch {
-	case lo != nil && hi != nil:
-		return fmt.Sprintf("between %g and %g", *lo, *hi)
-	case lo != nil:
-		return fmt.Sprintf("at least %g", *lo)
-	default:
-		return fmt.Sprintf("at most %g", *hi)
-	}
-}
-
-// jsonKind names the JSON type of v, for error messages.
-func jsonKind(v json.RawMessage) string {
-	t := bytes.TrimSpace(v)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
+	return errorResult(t, errs.New(errs.Cancelled, errs.CodeCancelled, "The task was cancelled."))
 }
