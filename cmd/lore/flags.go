@@ -50,3 +50,11 @@ func (l *listFlag) Set(v string) error {
 	*l = append(*l, v)
 	return nil
 }
+
+// flagSet reports whether the flag name was given on the command line
+// (even with an empty value).
+func flagSet(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -33,6 +33,7 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	skipDirs := fs.String("skip-dir", "", "more folder names to skip, comma-separated (node_modules, target/ beside Cargo.toml, … are skipped already)")
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
 	noWait := fs.Bool("no-wait", false, "fail at once, instead of waiting, when another lore process is updating the index")
+	collection := fs.String("collection", "", "index PATH as this named collection of the collections database (see lore collections)")
 	fs.Usage = func() { commandUsage(a.stdout, fs, "lore index [flags] [PATH]") }
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -52,9 +53,20 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	named := flagSet(fs, "collection")
+	if named {
+		if err := svc.CheckCollectionName(*collection); err != nil {
+			return usagef("--collection: %v", err)
+		}
+	}
 	loc, err := a.services().Locate(root.Path())
 	if err != nil {
 		return err
+	}
+	if named {
+		if loc.Database, err = a.services().CollectionsDatabase(); err != nil {
+			return err
+		}
 	}
 	req := svc.IndexRequest{Root: root.Path(), Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
 		NoWait: *noWait, OnWait: func(pid int) { fmt.Fprintln(a.stderr, waitingMessage(loc.Database, pid)) }}
@@ -65,7 +77,12 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	}
 	bar := newProgressBar(a.stderr, *quiet)
 	req.Progress = bar.update
-	stats, err := a.services().Index(ctx, req)
+	var stats *index.Stats
+	if named {
+		_, stats, err = a.services().IndexCollection(ctx, *collection, req)
+	} else {
+		stats, err = a.services().Index(ctx, req)
+	}
 	bar.finish()
 	if err != nil {
 		return err
@@ -76,6 +93,9 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 		return enc.Encode(stats)
 	}
 	fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
+	if named {
+		fmt.Fprintf(a.stdout, "  collection      %s\n", stats.Collection)
+	}
 	fmt.Fprintf(a.stdout, "  files scanned   %d\n  files indexed   %d\n  unchanged       %d\n  deleted         %d\n  chunks          %d\n  errors          %d\n  duration        %s\n  index           %s\n",
 		stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors,
 		stats.Duration.Round(time.Millisecond), stats.IndexPath)

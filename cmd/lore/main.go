@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"syscall"
 
@@ -54,7 +55,11 @@ type cli struct {
 // where --index, LORE_INDEX or the default say.
 func (a *cli) services() *svc.App {
 	if a.svc == nil {
-		a.svc = svc.New(svc.Options{IndexFor: svc.DefaultIndexFor(a.indexFlag)})
+		opts := svc.Options{IndexFor: svc.DefaultIndexFor(a.indexFlag)}
+		if a.indexFlag != "" {
+			opts.Collections, _ = filepath.Abs(a.indexFlag) // --index holds the named collections too
+		}
+		a.svc = svc.New(opts)
 	}
 	return a.svc
 }

@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/assist"
@@ -20,7 +22,7 @@ import (
 )
 
 func init() {
-	register("serve", command{summary: "serve lore to AI assistants over MCP (stdio, or streamable HTTP with --http)", run: runServe})
+	register("serve", command{summary: "serve lore to AI assistants over MCP (stdio, or streamable HTTP with --http) and the REST API", run: runServe})
 }
 
 func runServe(ctx context.Context, a *cli, args []string) error {
@@ -28,16 +30,20 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	rootFlag := fs.String("root", ".", "the served folder: the code tools' \".\" and the default CODE_ROOT")
 	toolsets := fs.String("toolsets", strings.Join(mcp.Toolsets, ","), "tool families to serve, comma-separated")
 	readOnly := fs.Bool("read-only", false, "only read the index: no index_codebase, and a missing index is an error")
-	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio (PORT or :PORT bind 127.0.0.1)")
+	httpAddr := fs.String("http", "", "serve HTTP at ADDR: MCP at /mcp and the REST API at /api/v1 (PORT or :PORT bind 127.0.0.1)")
+	mcpMode := fs.String("mcp", "", "where to speak MCP: stdio, http (at /mcp, needs --http) or off (REST only, needs --http); "+
+		"default: "+config.EnvMCPEnabled+" and "+config.EnvMCPTransport+", else stdio, or http with --http")
 	specsDir := fs.String("specs-dir", "", "the served folder's specs folder, relative to it (default: openspec/ and specs/)")
 	configFile := fs.String("config", "", "config file (default: lore.toml in the working directory, if present)")
-	var allowRoots listFlag
+	shutdownTimeout := fs.Duration("shutdown-timeout", httpapi.DefaultShutdownGrace, "on SIGINT or SIGTERM, how long requests in flight get to finish")
+	var allowRoots, allowedHosts, collections listFlag
 	fs.Var(&allowRoots, "allow-root", "one more folder the code tools may index and search (repeatable; the served root, CODE_ROOT and DOCS_ROOT always are)")
+	fs.Var(&collections, "collection", "serve only this named collection (repeatable; default: every collection of the database)")
 	authTokenFile := fs.String("auth-token-file", "", "with --http: the bearer token clients must send, read from FILE (or set "+httpapi.EnvAuthToken+"); required on a non-loopback address")
-	var allowedHosts listFlag
 	fs.Var(&allowedHosts, "allowed-host", "with --http: one more Host header value to accept, NAME or NAME:PORT (repeatable; localhost names and the bound address always are)")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--http ADDR [--auth-token-file FILE] [--allowed-host HOST]...] [--config FILE] [--specs-dir DIR]")
+		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--collection NAME]... "+
+			"[--http ADDR [--auth-token-file FILE] [--allowed-host HOST]...] [--mcp stdio|http|off] [--shutdown-timeout D] [--config FILE] [--specs-dir DIR]")
 	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -56,6 +62,18 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 		}
 	} else if *authTokenFile != "" || len(allowedHosts) > 0 {
 		return usagef("--auth-token-file and --allowed-host apply to --http only")
+	}
+	mode, err := config.MCPMode(*mcpMode, os.Getenv, *httpAddr != "")
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *shutdownTimeout <= 0 {
+		return usagef("--shutdown-timeout %s: want a positive duration (30s, 2m)", *shutdownTimeout)
+	}
+	for _, name := range collections {
+		if err := svc.CheckCollectionName(name); err != nil {
+			return usagef("--collection: %v", err)
+		}
 	}
 	var authToken string
 	if *httpAddr != "" {
@@ -94,9 +112,13 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	// --index and LORE_INDEX name the served root's index; any other root
-	// indexed through index_codebase gets its own default location.
-	svcOpts := svc.Options{IndexFor: svc.ServeIndexFor(served.Path(), a.indexFlag)}
+	// --index and LORE_INDEX name the served root's index (and hold the
+	// named collections); any other root indexed through index_codebase
+	// gets its own default location.
+	svcOpts := svc.Options{IndexFor: svc.ServeIndexFor(served.Path(), a.indexFlag), Served: collections}
+	if a.indexFlag != "" {
+		svcOpts.Collections, _ = filepath.Abs(a.indexFlag)
+	}
 	if chat != nil { // a nil *Chat in the interface would look configured
 		svcOpts.Chat = chat
 	}
@@ -115,31 +137,93 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	if *specsDir == "" {
 		*specsDir = services.RecordedSpecsDir(ctx, served.Path())
 	}
-	opts := mcp.Options{
+	srv, err := mcp.New(mcp.Options{
 		Name: cfg.ServerName, Version: cfg.ServerVersion,
 		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot, AllowRoots: extraRoots, SpecsDir: *specsDir,
 		Toolsets: sets, ReadOnly: *readOnly, App: services, Logger: logger,
-	}
-	srv, err := mcp.New(opts)
+	})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	logger.Info("lore serve", "version", cfg.ServerVersion, "root", served.Path(), "code_root", codeRoot.Path(),
-		"docs_root", docsRoot.Path(), "allow_roots", strings.Join(cfg.AllowRoots, ","), "toolsets", strings.Join(sets, ","), "read_only", *readOnly, "tools", strings.Join(srv.ToolNames(), ","))
+		"docs_root", docsRoot.Path(), "allow_roots", strings.Join(cfg.AllowRoots, ","), "mcp", mode, "toolsets", strings.Join(sets, ","),
+		"read_only", *readOnly, "collections", strings.Join(collections, ","), "tools", strings.Join(srv.ToolNames(), ","))
 
-	if *httpAddr != "" {
-		return httpapi.Serve(ctx, httpapi.Options{
-			Addr:           *httpAddr,
-			MCP:            srv.HTTPHandler(),
-			AllowedOrigins: httpapi.ParseOrigins(os.Getenv(httpapi.EnvAllowedOrigins)),
-			AuthToken:      authToken,
-			AllowedHosts:   allowedHosts,
-			Logger:         logger,
-			Ready:          func(base string) { fmt.Fprintf(a.stderr, "lore: serving MCP at %s/mcp\n", base) },
-		})
+	grace := *shutdownTimeout
+	if *httpAddr == "" {
+		return serveStdio(ctx, a, srv, grace, logger)
 	}
-	return srv.Serve(ctx, readCloser(a.stdin), writeCloser(a.stdout))
+	allowed := fsroot.NewAllowed(served, append([]*fsroot.Root{codeRoot, docsRoot}, extraRoots...)...)
+	opts := httpapi.Options{
+		Addr:           *httpAddr,
+		API:            httpapi.NewAPI(httpapi.APIOptions{Services: services, Allowed: allowed, Logger: logger}),
+		Health:         httpapi.Health(services.Ready),
+		AllowedOrigins: httpapi.ParseOrigins(os.Getenv(httpapi.EnvAllowedOrigins)),
+		AuthToken:      authToken,
+		AllowedHosts:   allowedHosts,
+		Logger:         logger,
+		ShutdownGrace:  grace,
+		OnShutdown: func(ctx context.Context) {
+			// Index jobs stop at once (their index keeps its previous
+			// generation); MCP calls in flight finish, then the sessions
+			// close, which ends their streams.
+			services.WaitJobs(ctx)
+			if mode == config.MCPHTTP {
+				srv.Shutdown(ctx)
+			}
+		},
+		Ready: func(base string) {
+			if mode == config.MCPHTTP {
+				fmt.Fprintf(a.stderr, "lore: serving MCP at %s/mcp and the REST API at %s/api/v1\n", base, base)
+			} else {
+				fmt.Fprintf(a.stderr, "lore: serving the REST API at %s/api/v1 (MCP: %s)\n", base, mode)
+			}
+		},
+	}
+	if mode == config.MCPHTTP {
+		opts.MCP = srv.HTTPHandler()
+	}
+	if mode != config.MCPStdio {
+		return httpapi.Serve(ctx, opts)
+	}
+	// MCP on stdio beside HTTP: the stdio session may end (the client
+	// closes stdin) while HTTP serves on until a signal.
+	httpDone := make(chan error, 1)
+	go func() { httpDone <- httpapi.Serve(ctx, opts) }()
+	if err := serveStdio(ctx, a, srv, grace, logger); err != nil {
+		return err
+	}
+	if ctx.Err() == nil {
+		logger.Info("the MCP session on stdio ended; HTTP serves on until SIGINT or SIGTERM")
+	}
+	return <-httpDone
+}
+
+// serveStdio runs the MCP session on stdin/stdout until the client closes
+// stdin, or until ctx ends (a signal): then calls in flight get grace to
+// answer before the session closes, and the shutdown is a success.
+func serveStdio(ctx context.Context, a *cli, srv *mcp.Server, grace time.Duration, logger *slog.Logger) error {
+	// The session does not end with ctx: Shutdown drains it first.
+	session, endSession := context.WithCancel(context.WithoutCancel(ctx))
+	defer endSession()
+	drained := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(drained)
+		logger.Info("shutting down: calls in flight get the grace period to finish", "grace", grace.String())
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
+		defer cancel()
+		if err := srv.Shutdown(shutdownCtx); err != nil {
+			logger.Warn("grace period over: calls still running were cancelled", "grace", grace.String())
+		}
+		endSession()
+	})
+	err := srv.Serve(session, readCloser(a.stdin), writeCloser(a.stdout))
+	if !stop() {
+		<-drained // a signal came: the shutdown it started has finished
+		return nil
+	}
+	return err
 }
 
 // buildVersion is the version the binary was built as: the module version

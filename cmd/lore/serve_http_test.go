@@ -44,12 +44,41 @@ func (b *lockedBuffer) String() string {
 // httpServer is a running lore serve --http process.
 type httpServer struct {
 	url    string // http://127.0.0.1:PORT/mcp, whatever address it bound
+	base   string // http://127.0.0.1:PORT
 	port   string
 	stderr *lockedBuffer
 	stop   func() string // stops the process and returns its whole stderr
+
+	cmd    *exec.Cmd
+	exited chan error // receives the process's end once
 }
 
-var servingRE = regexp.MustCompile(`serving MCP at http://(\S+)/mcp`)
+// servingRE finds the address in lore serve's ready line, whether MCP is
+// served at /mcp or only the REST API.
+var servingRE = regexp.MustCompile(`serving (?:MCP|the REST API) at http://([^/\s]+)/`)
+
+// terminate sends sig and waits for the process to exit; it returns the
+// exit code and the whole stderr.
+func (s *httpServer) terminate(t *testing.T, sig os.Signal) (int, string) {
+	t.Helper()
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.exited:
+		s.exited <- err // for stop
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, s.stderr.String()
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("lore serve did not exit 2 minutes after %v:\n%s", sig, s.stderr.String())
+		return 0, ""
+	}
+}
 
 // startHTTP starts lore serve --http with args and env and waits until it
 // listens; it fails the test with the process's stderr if it exits first.
@@ -62,7 +91,7 @@ func startHTTP(t *testing.T, bin string, env []string, args ...string) *httpServ
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &httpServer{stderr: &lockedBuffer{}}
+	s := &httpServer{stderr: &lockedBuffer{}, cmd: cmd}
 	listening := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
@@ -75,6 +104,7 @@ func startHTTP(t *testing.T, bin string, env []string, args ...string) *httpServ
 		io.Copy(io.Discard, pr)
 	}()
 	exited := make(chan error, 1)
+	s.exited = exited
 	go func() {
 		err := cmd.Wait()
 		pw.Close()
@@ -85,7 +115,8 @@ func startHTTP(t *testing.T, bin string, env []string, args ...string) *httpServ
 		stopOnce.Do(func() {
 			cmd.Process.Signal(os.Interrupt)
 			select {
-			case <-exited:
+			case err := <-exited:
+				exited <- err
 			case <-time.After(time.Minute):
 				cmd.Process.Kill()
 				<-exited
@@ -101,7 +132,8 @@ func startHTTP(t *testing.T, bin string, env []string, args ...string) *httpServ
 			t.Fatalf("serving at %q: %v", hostport, err)
 		}
 		s.port = port
-		s.url = "http://127.0.0.1:" + port + "/mcp"
+		s.base = "http://127.0.0.1:" + port
+		s.url = s.base + "/mcp"
 	case err := <-exited:
 		t.Fatalf("lore serve exited before listening: %v\n%s", err, s.stderr.String())
 	case <-time.After(2 * time.Minute):

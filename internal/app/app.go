@@ -36,13 +36,17 @@ type Options struct {
 	// --collection, lore collections, the collections tools); "" means
 	// config.CollectionsPath's default.
 	Collections string
+	// Served, when not empty, restricts the named collections this App
+	// reads, lists and writes to these (lore serve --collection).
+	Served []string
 }
 
 // App is lore's services over the indexes of one process.
 type App struct {
 	indexFor    func(string) (store.Locator, error)
 	chat        assist.Model
-	collections string // the database of named collections; "" until first needed
+	collections string   // the database of named collections; "" until first needed
+	served      []string // the named collections served; nil means all
 
 	mu       sync.Mutex
 	dbs      map[string]store.DB              // read-only databases by location
@@ -63,6 +67,7 @@ func New(opts Options) *App {
 		indexFor:    indexFor,
 		chat:        opts.Chat,
 		collections: opts.Collections,
+		served:      opts.Served,
 		dbs:         map[string]store.DB{},
 		engines:     map[store.Locator]*search.Engine{},
 		packages:    map[store.Locator]*Packages{},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,6 +79,9 @@ func (a *App) Collections(ctx context.Context) ([]CollectionInfo, error) {
 	}
 	out := []CollectionInfo{}
 	for _, name := range names {
+		if !a.serves(name) {
+			continue
+		}
 		info, err := a.Collection(ctx, name)
 		if errs.KindOf(err) == errs.NotFound {
 			continue // its first run has not committed yet
@@ -88,6 +92,23 @@ func (a *App) Collections(ctx context.Context) ([]CollectionInfo, error) {
 		out = append(out, *info)
 	}
 	return out, nil
+}
+
+// Ready reports whether the App can answer: the collections database
+// opens (or does not exist yet), and every collection it serves by name
+// has been indexed. A missing one is NoIndex, naming it.
+func (a *App) Ready(ctx context.Context) error {
+	names, err := a.collectionNames(ctx)
+	if err != nil {
+		return err
+	}
+	for _, name := range a.served {
+		if !slices.Contains(names, name) {
+			return errs.New(errs.NoIndex, errs.CodeNoIndex, "collection %q has no index yet (run lore index --collection %s PATH)", name, name).
+				With("collection", name)
+		}
+	}
+	return nil
 }
 
 // collectionNames lists every collection of the database, committed or
@@ -142,9 +163,26 @@ func (a *App) Collection(ctx context.Context, name string) (*CollectionInfo, err
 		GitCommit: meta[store.MetaGitCommit], Files: files, Chunks: chunks, Languages: langs}, nil
 }
 
+// serves reports whether the App serves the named collection.
+func (a *App) serves(name string) bool {
+	return len(a.served) == 0 || slices.Contains(a.served, name)
+}
+
+// checkServed validates a collection name and refuses one this App does
+// not serve, as if it did not exist.
+func (a *App) checkServed(ctx context.Context, name string) error {
+	if err := CheckCollectionName(name); err != nil {
+		return err
+	}
+	if !a.serves(name) {
+		return a.collectionNotFound(ctx, name)
+	}
+	return nil
+}
+
 // collectionReader opens a named collection for reading.
 func (a *App) collectionReader(ctx context.Context, name string) (store.Reader, store.Locator, error) {
-	if err := CheckCollectionName(name); err != nil {
+	if err := a.checkServed(ctx, name); err != nil {
 		return nil, store.Locator{}, err
 	}
 	loc, err := a.collectionLocator(name)
@@ -161,9 +199,15 @@ func (a *App) collectionReader(ctx context.Context, name string) (store.Reader, 
 // collectionNotFound is the error of an unknown collection, naming the
 // known ones.
 func (a *App) collectionNotFound(ctx context.Context, name string) error {
-	known, err := a.collectionNames(ctx)
+	all, err := a.collectionNames(ctx)
 	if err != nil {
-		known = nil
+		all = nil
+	}
+	known := []string{}
+	for _, n := range all {
+		if a.serves(n) {
+			known = append(known, n)
+		}
 	}
 	list := "none yet"
 	if len(known) > 0 {
@@ -188,6 +232,10 @@ func (a *App) IndexCollection(ctx context.Context, name string, req IndexRequest
 	}
 	if err := CheckCollectionName(name); err != nil {
 		return "", nil, err
+	}
+	if !a.serves(name) {
+		return "", nil, errs.New(errs.NotFound, errs.CodeCollectionNotFound, "collection %q is not served here (served: %s)",
+			name, strings.Join(a.served, ", ")).With("collection", name)
 	}
 	path, err := a.CollectionsDatabase()
 	if err != nil {
@@ -243,7 +291,7 @@ func (a *App) defaultCollectionName(ctx context.Context, root string) (string, e
 
 // RemoveCollection deletes a named collection's index (never its files).
 func (a *App) RemoveCollection(ctx context.Context, name string) error {
-	if err := CheckCollectionName(name); err != nil {
+	if err := a.checkServed(ctx, name); err != nil {
 		return err
 	}
 	path, err := a.CollectionsDatabase()

@@ -160,14 +160,20 @@ func TestCollectionSearches(t *testing.T) {
 			_, err := a.SearchPayload(ctx, "api", map[string]any{"path": "x"}, 10)
 			return err
 		}},
-		{"wrong type", func() error { _, err := a.SearchPayload(ctx, "api", map[string]any{"startLine": "one"}, 10); return err }},
+		{"wrong type", func() error {
+			_, err := a.SearchPayload(ctx, "api", map[string]any{"startLine": "one"}, 10)
+			return err
+		}},
 		{"empty payload", func() error { _, err := a.SearchPayload(ctx, "api", map[string]any{}, 10); return err }},
 		{"top_k 0", func() error { _, err := a.SearchPayload(ctx, "api", map[string]any{"kind": "x"}, 0); return err }},
 		{"top_k 1001", func() error {
 			_, _, err := a.SearchSemantic(ctx, SemanticRequest{Collection: "api", Query: "x", TopK: 1001})
 			return err
 		}},
-		{"empty text", func() error { _, err := a.SearchFulltext(ctx, FulltextRequest{Collection: "api", Text: " ", TopK: 10}); return err }},
+		{"empty text", func() error {
+			_, err := a.SearchFulltext(ctx, FulltextRequest{Collection: "api", Text: " ", TopK: 10})
+			return err
+		}},
 	} {
 		if err := tc.run(); errs.KindOf(err) != errs.Invalid {
 			t.Errorf("%s: %v, want an invalid-argument error", tc.name, err)

@@ -50,6 +50,7 @@ const (
 	CodeEmbeddingBadResult = "EMBEDDING_BAD_RESULT"
 
 	// The rest.
-	CodeCancelled = "CANCELLED"
-	CodeInternal  = "INTERNAL"
+	CodeShuttingDown = "SHUTTING_DOWN"
+	CodeCancelled    = "CANCELLED"
+	CodeInternal     = "INTERNAL"
 )

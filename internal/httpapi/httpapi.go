@@ -52,8 +52,9 @@ const (
 	DefaultMaxConns = 256
 )
 
-// shutdownGrace is how long open requests (SSE streams) get to finish.
-const shutdownGrace = 5 * time.Second
+// DefaultShutdownGrace is how long in-flight requests get to finish once
+// a shutdown begins, unless Options.ShutdownGrace says otherwise.
+const DefaultShutdownGrace = 30 * time.Second
 
 // ErrTokenRequired is returned by Serve when the address is not loopback
 // and no AuthToken is set.
@@ -63,6 +64,8 @@ var ErrTokenRequired = errors.New("a bearer token is required")
 type Options struct {
 	Addr           string                 // "8080", ":8080" (both bind 127.0.0.1), "127.0.0.1:8080", "0.0.0.0:8080"
 	MCP            http.Handler           // served at /mcp
+	API            http.Handler           // the REST API, served under /api/ (see NewAPI)
+	Health         http.Handler           // /healthz and /readyz (see Health); no token needed
 	AllowedOrigins []string               // browser origins allowed besides loopback ones
 	Logger         *slog.Logger           // nil discards
 	Ready          func(listening string) // called with the base URL once listening
@@ -81,6 +84,16 @@ type Options struct {
 	ReadTimeout       time.Duration // 0: DefaultReadTimeout
 	IdleTimeout       time.Duration // 0: DefaultIdleTimeout
 	MaxConns          int           // 0: DefaultMaxConns; negative: no limit
+
+	// ShutdownGrace is how long in-flight requests get to finish when ctx
+	// ends; 0 means DefaultShutdownGrace. Requests still open then are
+	// cut.
+	ShutdownGrace time.Duration
+	// OnShutdown, if set, is called once when a shutdown begins, beside
+	// the in-flight requests finishing, with a context that ends with the
+	// grace period: cancel background work, close long-lived sessions
+	// (MCP's GET streams would otherwise hold the shutdown to its end).
+	OnShutdown func(ctx context.Context)
 }
 
 // ListenAddr normalizes an --http value: a bare port, or ":port", binds
@@ -121,15 +134,26 @@ func Handler(opts Options) http.Handler {
 }
 
 func handler(opts Options, hosts []string) http.Handler {
-	mux := http.NewServeMux()
+	guarded := http.NewServeMux()
 	if opts.MCP != nil {
-		mux.Handle("/mcp", opts.MCP)
+		guarded.Handle("/mcp", opts.MCP)
 	}
-	h := CheckOrigin(opts.AllowedOrigins, mux)
+	if opts.API != nil {
+		guarded.Handle("/api/", opts.API)
+	}
+	h := CheckOrigin(opts.AllowedOrigins, guarded)
 	if opts.AuthToken != "" {
 		h = RequireBearer(opts.AuthToken, h)
 	}
-	return CheckHost(hosts, h)
+	outer := http.NewServeMux()
+	outer.Handle("/", h)
+	if opts.Health != nil {
+		// Probes (a load balancer, Kubernetes) carry no token; they learn
+		// only whether lore is alive and ready.
+		outer.Handle("/healthz", opts.Health)
+		outer.Handle("/readyz", opts.Health)
+	}
+	return CheckHost(hosts, outer)
 }
 
 // Serve listens on opts.Addr and serves Handler(opts) until ctx ends, then
@@ -188,12 +212,24 @@ func Serve(ctx context.Context, opts Options) error {
 		return fmt.Errorf("serving HTTP on %s: %w", addr, err)
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	grace := cmpOr(opts.ShutdownGrace, DefaultShutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	hooks := make(chan struct{})
+	// Shutdown runs this once the listener is closed.
+	srv.RegisterOnShutdown(func() {
+		defer close(hooks)
+		logger.Info("shutting down: no new connections; requests in flight get the grace period to finish", "grace", grace.String())
+		if opts.OnShutdown != nil {
+			opts.OnShutdown(shutdownCtx)
+		}
+	})
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		// Streams still open after the grace period are cut.
+		// Requests still open after the grace period are cut.
+		logger.Warn("grace period over: closing the connections still open", "grace", grace.String())
 		srv.Close()
 	}
+	<-hooks
 	<-done
 	return nil
 }

@@ -44,6 +44,7 @@ type Progress struct {
 type Stats struct {
 	Root       string        `json:"root"`
 	IndexPath  string        `json:"index_path"`
+	Collection string        `json:"collection"`
 	Scanned    int           `json:"files_scanned"`
 	Indexed    int           `json:"files_indexed"`
 	Unchanged  int           `json:"files_unchanged"`

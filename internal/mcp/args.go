@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/files"
 	"github.com/lore-dev/lore/internal/packages"
@@ -44,8 +45,9 @@ import (
 // max:"${search.MaxLimit}".
 //
 // Field types and their JSON Schema types: string ("string"), bool
-// ("boolean"), int ("integer"), float64 ("number"); named types of those
-// kinds too. An embedded struct's fields are arguments at the embedding's
+// ("boolean"), int ("integer"), float64 ("number"), map[string]any
+// ("object", any JSON object; a schema:"name" tag adds the properties of
+// argSchemas[name] to its schema); named types of those kinds too. An embedded struct's fields are arguments at the embedding's
 // position, as encoding/json inlines them. A struct without fields is a
 // tool that takes no arguments.
 //
@@ -72,6 +74,13 @@ var argVars = map[string]string{
 	"packages.MinEdgeDepth":    strconv.Itoa(packages.MinEdgeDepth),
 	"packages.MaxEdgeDepth":    strconv.Itoa(packages.MaxEdgeDepth),
 	"packageKinds":             strings.Join(packageKinds, ","),
+	"app.DefaultTopK":          strconv.Itoa(app.DefaultTopK),
+	"app.MaxTopK":              strconv.Itoa(app.MaxTopK),
+}
+
+// argSchemas are the object schemas a schema tag may name.
+var argSchemas = map[string]map[string]any{
+	"payloadFilter": payloadFilterSchema(),
 }
 
 // argErrorCodes are the codes a code tag may name: a wrong argument is the
@@ -96,10 +105,11 @@ type argField struct {
 	typ      string // the JSON Schema type: "string", "integer", "number" or "boolean"
 	desc     string
 	required bool
-	def      any      // the default, of the field's Go kind (string, int, float64, bool); nil: none
-	enum     []string // allowed values of a string
-	min, max *float64 // bounds of a number
-	code     string   // the error code of a wrong value
+	def      any            // the default, of the field's Go kind (string, int, float64, bool); nil: none
+	enum     []string       // allowed values of a string
+	min, max *float64       // bounds of a number
+	code     string         // the error code of a wrong value
+	schema   map[string]any // more of an object's schema (its properties)
 }
 
 // argSpecFor reads the argument struct t. An error names the field and
@@ -183,8 +193,19 @@ func parseArgField(sf reflect.StructField) (argField, error) {
 		f.typ = "integer"
 	case reflect.Float64:
 		f.typ = "number"
+	case reflect.Map:
+		if sf.Type.Key().Kind() != reflect.String || sf.Type.Elem().Kind() != reflect.Interface {
+			return f, fmt.Errorf("type %s is not map[string]any", sf.Type)
+		}
+		f.typ = "object"
 	default:
-		return f, fmt.Errorf("type %s is not string, bool, int or float64", sf.Type)
+		return f, fmt.Errorf("type %s is not string, bool, int, float64 or map[string]any", sf.Type)
+	}
+	if name, ok := sf.Tag.Lookup("schema"); ok {
+		if f.typ != "object" || argSchemas[name] == nil {
+			return f, fmt.Errorf("schema %q needs a map field and an entry of argSchemas", name)
+		}
+		f.schema = argSchemas[name]
 	}
 	if f.desc, _, err = tag("desc"); err != nil {
 		return f, err
@@ -283,6 +304,9 @@ func (a *argSpec) schema() map[string]any {
 	var required []string
 	for _, f := range a.fields {
 		s := map[string]any{"type": f.typ, "description": f.desc}
+		for k, v := range f.schema {
+			s[k] = v
+		}
 		if f.def != nil {
 			s["default"] = f.def
 		}
@@ -351,9 +375,16 @@ func (a *argSpec) decode(raw json.RawMessage) (any, error) {
 }
 
 // check decodes one argument's JSON value v and checks it against the
-// field's rules. The value is a string, int, float64 or bool.
+// field's rules. The value is a string, int, float64, bool or
+// map[string]any.
 func (f argField) check(v json.RawMessage) (any, error) {
 	switch f.typ {
+	case "object":
+		var m map[string]any
+		if t := bytes.TrimSpace(v); len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &m) != nil {
+			return nil, invalidArg(f.code, "Argument %s must be an object, got %s", f.name, jsonKind(v))
+		}
+		return m, nil
 	case "string":
 		var s string
 		if json.Unmarshal(v, &s) != nil {

@@ -110,6 +110,44 @@ func TestArgsDecode(t *testing.T) {
 	}
 }
 
+// An object argument takes any JSON object, and nothing else; its schema
+// carries the properties a schema tag names.
+func TestArgsObject(t *testing.T) {
+	type objectArgs struct {
+		Filter map[string]any `arg:"filter" schema:"payloadFilter" desc:"Filters."`
+		Must   map[string]any `arg:"must,required" desc:"Required."`
+	}
+	spec := mustSpec[objectArgs](t)
+	got, err := spec.decode(json.RawMessage(`{"must":{"a":[1,"x"],"b":{"c":null}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &objectArgs{Must: map[string]any{"a": []any{1.0, "x"}, "b": map[string]any{"c": nil}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("decode = %#v, want %#v", got, want)
+	}
+	for raw, message := range map[string]string{
+		`{"must":"a=1"}`:            "Argument must must be an object, got a string",
+		`{"must":[{"a":1}]}`:        "Argument must must be an object, got an array",
+		`{"must":{},"filter":7}`:    "Argument filter must be an object, got a number",
+		`{"must":null}`:             "Missing required argument: must",
+		`{"must":{},"filter":true}`: "Argument filter must be an object, got a boolean",
+	} {
+		_, err := spec.decode(json.RawMessage(raw))
+		if e, ok := errs.As(err); !ok || e.Message != message || e.Kind != errs.Invalid {
+			t.Errorf("decode(%s) = %v, want %q", raw, err, message)
+		}
+	}
+	schema := spec.schema()["properties"].(map[string]any)
+	filter := schema["filter"].(map[string]any)
+	if filter["type"] != "object" || filter["additionalProperties"] != false || filter["properties"].(map[string]any)["filePath"] == nil {
+		t.Errorf("filter schema = %v", filter)
+	}
+	if must := schema["must"].(map[string]any); must["type"] != "object" || must["properties"] != nil {
+		t.Errorf("must schema = %v", must)
+	}
+}
+
 func TestArgsNoArguments(t *testing.T) {
 	spec := mustSpec[noArgs](t)
 	for _, raw := range []string{``, `null`, `{}`, ` { } `} {
@@ -170,7 +208,7 @@ func TestArgsSpecErrors(t *testing.T) {
 		}](), `unknown arg tag option "optional"`},
 		{"unsupported type", reflect.TypeFor[struct {
 			Paths []string `arg:"paths"`
-		}](), "type []string is not string, bool, int or float64"},
+		}](), "type []string is not string, bool, int, float64 or map[string]any"},
 		{"int64", reflect.TypeFor[struct {
 			N int64 `arg:"n"`
 		}](), "type int64 is not"},
@@ -208,6 +246,15 @@ func TestArgsSpecErrors(t *testing.T) {
 		{"default of the wrong type", reflect.TypeFor[struct {
 			B bool `arg:"b" default:"yes"`
 		}](), `default "yes"`},
+		{"map of the wrong kind", reflect.TypeFor[struct {
+			M map[string]int `arg:"m"`
+		}](), "type map[string]int is not map[string]any"},
+		{"schema on a string", reflect.TypeFor[struct {
+			S string `arg:"s" schema:"payloadFilter"`
+		}](), `schema "payloadFilter" needs a map field`},
+		{"unknown schema", reflect.TypeFor[struct {
+			M map[string]any `arg:"m" schema:"nope"`
+		}](), `schema "nope" needs a map field and an entry of argSchemas`},
 		{"default of a required argument", reflect.TypeFor[struct {
 			S string `arg:"s,required" default:"x"`
 		}](), "a required argument cannot have a default"},

@@ -70,7 +70,8 @@ func (s *Server) indexCodebaseTool() *tool {
 				"duration_ms": sInt("wall time of the run"),
 			}, "root", "files", "chunks", "errors", "unchanged", "deleted", "duration_ms"),
 		},
-		taskSupport: "optional",
+		taskSupport:     "optional",
+		stopsOnShutdown: true,
 	}, s.indexCodebase)
 }
 

@@ -79,9 +79,26 @@ func newEnv(t testing.TB, files map[string]string) *env {
 // closed at the end of the test; chat, when set, is their chat endpoint.
 func (e *env) services(t testing.TB, chat assist.Model) *app.App {
 	t.Helper()
-	a := app.New(app.Options{IndexFor: app.IndexUnder(e.cache), Chat: chat})
+	a := app.New(app.Options{IndexFor: app.IndexUnder(e.cache), Chat: chat, Collections: e.collectionsDB()})
 	t.Cleanup(func() { a.Close() })
 	return a
+}
+
+// collectionsDB is the env's database of named collections.
+func (e *env) collectionsDB() string { return filepath.Join(e.cache, "collections.db") }
+
+// indexCollection writes files to a new folder and indexes it as the named
+// collection of the env's collections database.
+func (e *env) indexCollection(t testing.TB, name string, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	writeTree(t, root, files)
+	a := app.New(app.Options{Collections: e.collectionsDB()})
+	defer a.Close()
+	if _, _, err := a.IndexCollection(context.Background(), name, app.IndexRequest{Root: root}); err != nil {
+		t.Fatalf("indexing collection %s: %v", name, err)
+	}
+	return root
 }
 
 // indexFile is the index file of a root of the env.

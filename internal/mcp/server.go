@@ -62,7 +62,7 @@ type Options struct {
 var Toolsets = []string{"files", "code", "packages", "specs", "collections"}
 
 // family is a tool family: a name --toolsets knows and the function that
-// registers its tools. Families not implemented yet are simply absent.
+// registers its tools.
 type family struct {
 	name     string
 	register func(*Server) error
@@ -73,6 +73,7 @@ var families = []family{
 	{"code", registerCode},
 	{"packages", registerPackages},
 	{"specs", registerSpecs},
+	{"collections", registerCollections},
 }
 
 // ParseToolsets parses a --toolsets value ("files,code"); empty means all.
@@ -113,8 +114,11 @@ type Server struct {
 
 	allowed  *fsroot.Allowed // where the code tools' path may lead
 	tasks    *taskStore
+	calls    inflight        // the tool calls running, for Shutdown
 	lifetime context.Context // ends at Close; background work derives from it
 	stop     context.CancelFunc
+	cutoff   context.Context // ends when Shutdown's grace is over: every call still running is cancelled
+	cut      context.CancelFunc
 }
 
 // New builds a Server with the tool families of opts.Toolsets.
@@ -147,6 +151,7 @@ func New(opts Options) (*Server, error) {
 		tasks:   newTaskStore(),
 	}
 	s.lifetime, s.stop = context.WithCancel(context.Background())
+	s.cutoff, s.cut = context.WithCancel(context.Background())
 	s.tasks.onStop = func(t *task, afterCancel time.Duration) {
 		s.log.Info("task work stopped", "task", t.id, "tool", t.tool, "after_cancel_ms", afterCancel.Milliseconds())
 	}
@@ -187,6 +192,75 @@ func (s *Server) Close() error {
 	s.stop()
 	s.tasks.cancelAll()
 	return nil
+}
+
+// Shutdown ends the server gracefully: new tool calls are refused
+// (SHUTTING_DOWN), index runs and tasks are cancelled (an index keeps its
+// previous generation), the calls in flight get until ctx ends to answer,
+// and then every session is closed, on stdio and on HTTP. Calls still
+// running when ctx ends are cancelled, and Shutdown returns ctx's error.
+func (s *Server) Shutdown(ctx context.Context) error {
+	idle := s.calls.drain()
+	s.Close()
+	var err error
+	select {
+	case <-idle:
+	case <-ctx.Done():
+		err = ctx.Err()
+		s.cut() // a session closes only once its calls have returned
+	}
+	for ss := range s.sdk.Sessions() {
+		ss.Close()
+	}
+	return err
+}
+
+// inflight counts running tool calls and, once draining, refuses new
+// ones.
+type inflight struct {
+	mu       sync.Mutex
+	n        int
+	draining bool
+	idle     chan struct{} // closed when n drops to 0 while draining
+}
+
+// begin counts a call in; false means the server is shutting down.
+func (f *inflight) begin() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.draining {
+		return false
+	}
+	f.n++
+	return true
+}
+
+// end counts a call out.
+func (f *inflight) end() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n--
+	if f.n == 0 && f.idle != nil {
+		close(f.idle)
+		f.idle = nil
+	}
+}
+
+// drain refuses new calls from now on and returns a channel closed once
+// no call runs.
+func (f *inflight) drain() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.draining = true
+	ch := make(chan struct{})
+	if f.n == 0 {
+		close(ch)
+	} else if f.idle == nil {
+		f.idle = ch
+	} else {
+		ch = f.idle
+	}
+	return ch
 }
 
 // ToolNames lists the served tools in registration order.
@@ -289,6 +363,9 @@ func (s *Server) instructions() string {
 	}
 	if slices.Contains(s.opts.Toolsets, "specs") {
 		b.WriteString("- list_specs, get_spec_requirements, get_scenario: navigate OpenSpec and spec-kit specs (no index needed); search_specs ranks requirements (needs the index).\n")
+	}
+	if slices.Contains(s.opts.Toolsets, "collections") {
+		b.WriteString("- search_code_semantic, search_code_fulltext, search_code_by_payload: search a named collection (an indexed root) by meaning, by text or by metadata; results carry a payload with filePath, lines and code.\n")
 	}
 	b.WriteString("Paths are relative to the served root; results carry path and line numbers.")
 	return b.String()

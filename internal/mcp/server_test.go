@@ -16,12 +16,14 @@ import (
 var (
 	packagesTools = []string{"search_packages", "get_package", "package_dependencies", "package_dependents",
 		"dependency_graph", "list_packages", "index_status"}
-	specsTools = []string{"list_specs", "get_spec_requirements", "get_scenario", "search_specs"}
+	specsTools       = []string{"list_specs", "get_spec_requirements", "get_scenario", "search_specs"}
+	collectionsTools = []string{"search_code_semantic", "search_code_fulltext", "search_code_by_payload"}
 )
 
-// allTools is every tool in registration order (files, code, packages, specs).
+// allTools is every tool in registration order (files, code, packages,
+// specs, collections).
 var allTools = slices.Concat([]string{"search", "open_file", "get_snippet", "list_dir", "index_codebase", "search_code", "search_docs"},
-	packagesTools, specsTools)
+	packagesTools, specsTools, collectionsTools)
 
 func TestInitializeVersions(t *testing.T) {
 	e := newEnv(t, fixtureFiles)
@@ -250,7 +252,8 @@ func TestToolsetsAndReadOnly(t *testing.T) {
 		{toolsets: []string{"files", "code"}, readOnly: true, want: []string{"search", "open_file", "get_snippet", "list_dir", "search_code", "search_docs"}},
 		{toolsets: []string{"specs", "packages"}, want: slices.Concat(packagesTools, specsTools)},
 		{toolsets: []string{"packages", "specs"}, readOnly: true, want: slices.Concat(packagesTools, specsTools)},
-		{toolsets: []string{"collections"}, want: nil}, // not implemented yet: absent
+		{toolsets: []string{"collections"}, want: collectionsTools},
+		{toolsets: []string{"collections", "files"}, readOnly: true, want: slices.Concat(allTools[:4], collectionsTools)}, // listed after the others
 	}
 	for _, tt := range tests {
 		s := e.server(t, func(o *Options) { o.Toolsets, o.ReadOnly = tt.toolsets, tt.readOnly })

@@ -19,6 +19,11 @@ type tool struct {
 	def         *sdk.Tool
 	taskSupport string // "optional" when the tool may run as a task; "" forbids it
 	jsonText    bool   // the text rendering is the JSON of the structured content (files family)
+	rpcErrors   bool   // failures are JSON-RPC errors, not error results (collections family)
+	// stopsOnShutdown marks a tool whose call is cancelled when the server
+	// shuts down (index_codebase: the index keeps its previous generation)
+	// rather than waited for.
+	stopsOnShutdown bool
 
 	args *argSpec                                                       // the arguments, read from the struct run takes
 	run  func(ctx context.Context, c *call, args any) (*outcome, error) // args is the *In that args decoded
@@ -80,6 +85,20 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		start := time.Now()
 		c := &call{s: s, req: req}
 		var out *outcome
+		if !s.calls.begin() {
+			err := errs.New(errs.Busy, errs.CodeShuttingDown, "lore is shutting down; call %s again on a running server", t.def.Name)
+			if t.rpcErrors {
+				return nil, collectionsRPCError(err)
+			}
+			return errorResult(t, err), nil
+		}
+		defer s.calls.end()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.cutoff, cancel)()
+		if t.stopsOnShutdown {
+			defer context.AfterFunc(s.lifetime, cancel)()
+		}
 		args, err := t.args.decode(req.Params.Arguments)
 		if err == nil {
 			out, err = s.runGuarded(ctx, t, c, args)
@@ -103,6 +122,9 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 			s.log.Warn("tool call failed", attrs...)
 		} else {
 			s.log.Info("tool call", attrs...)
+		}
+		if err != nil && t.rpcErrors {
+			return nil, collectionsRPCError(err)
 		}
 		return res, nil
 	}

@@ -8,9 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +28,9 @@ import (
 //
 //	-- root/notes.txt --
 //	a file written under the served root before the server starts
+//	-- collection/NAME/src/a.go --
+//	a file of a root indexed as the named collection NAME (lore index
+//	--collection NAME) before the server starts
 //	-- client --
 //	one JSON-RPC message per line, sent verbatim (so it may be invalid JSON)
 //	-- server --
@@ -99,14 +104,15 @@ func formatTxtar(comment []byte, files []txtarFile) []byte {
 
 // transcript is one parsed scenario.
 type transcript struct {
-	root   map[string]string // files of the served root, by relative path
-	client []string          // lines to send
-	server []string          // expected messages, compacted
+	root        map[string]string            // files of the served root, by relative path
+	collections map[string]map[string]string // files of each named collection's root
+	client      []string                     // lines to send
+	server      []string                     // expected messages, compacted
 }
 
 func loadTranscript(t *testing.T, files []txtarFile) transcript {
 	t.Helper()
-	tr := transcript{root: map[string]string{}}
+	tr := transcript{root: map[string]string{}, collections: map[string]map[string]string{}}
 	seen := map[string]bool{}
 	for _, f := range files {
 		switch {
@@ -129,8 +135,17 @@ func loadTranscript(t *testing.T, files []txtarFile) transcript {
 			}
 		case strings.HasPrefix(f.name, "root/"):
 			tr.root[strings.TrimPrefix(f.name, "root/")] = string(f.data)
+		case strings.HasPrefix(f.name, "collection/"):
+			name, path, ok := strings.Cut(strings.TrimPrefix(f.name, "collection/"), "/")
+			if !ok || name == "" || path == "" {
+				t.Fatalf("section %q: want collection/<name>/<path>", f.name)
+			}
+			if tr.collections[name] == nil {
+				tr.collections[name] = map[string]string{}
+			}
+			tr.collections[name][path] = string(f.data)
 		default:
-			t.Fatalf("unknown section %q (want client, server or root/<path>)", f.name)
+			t.Fatalf("unknown section %q (want client, server, root/<path> or collection/<name>/<path>)", f.name)
 		}
 		if seen[f.name] {
 			t.Fatalf("section %q appears twice", f.name)
@@ -257,6 +272,9 @@ func TestTranscripts(t *testing.T) {
 			comment, files := parseTxtar(data)
 			tr := loadTranscript(t, files)
 			e := newEnv(t, tr.root)
+			for _, name := range slices.Sorted(maps.Keys(tr.collections)) {
+				e.indexCollection(t, name, tr.collections[name])
+			}
 			got := replay(t, e, tr)
 			if *updateTranscripts {
 				var b strings.Builder
