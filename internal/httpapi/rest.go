@@ -92,11 +92,11 @@ func (a *api) noRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		writeProblem(w, http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed",
+		writeProblem(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "Method not allowed",
 			fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")), nil)
 		return
 	}
-	writeProblem(w, http.StatusNotFound, "not-found", "No such route",
+	writeProblem(w, http.StatusNotFound, "ROUTE_NOT_FOUND", "No such route",
 		fmt.Sprintf("%s %s is not a route of this API; see /api/v1/openapi.json", r.Method, r.URL.Path), nil)
 }
 

@@ -190,8 +190,8 @@ func TestRESTErrors(t *testing.T) {
 		{"hidden path", "POST", "/api/v1/collections", map[string]any{"path": filepath.Join(t.TempDir(), "x")}, 403, "PATH_OUTSIDE_ROOT", "outside the allowed roots"},
 		{"missing path", "POST", "/api/v1/collections", map[string]any{"name": "x"}, 400, "INVALID_ARGUMENT", "missing required field: path"},
 		{"unknown job", "GET", "/api/v1/jobs/nope", nil, 404, "JOB_NOT_FOUND", `job "nope" not found`},
-		{"unknown route", "GET", "/api/v1/nothing", nil, 404, "not-found", "not a route"},
-		{"wrong method", "PUT", "/api/v1/collections", nil, 405, "method-not-allowed", "use GET or POST"},
+		{"unknown route", "GET", "/api/v1/nothing", nil, 404, "ROUTE_NOT_FOUND", "not a route"},
+		{"wrong method", "PUT", "/api/v1/collections", nil, 405, "METHOD_NOT_ALLOWED", "use GET or POST"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, hdr := s.do(t, tc.method, tc.path, tc.body)

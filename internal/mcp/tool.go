@@ -152,17 +152,18 @@ func (s *Server) render(t *tool, out *outcome, err error) (*sdk.CallToolResult, 
 	if err != nil {
 		return errorResult(t, err), err
 	}
-	text := out.text
+	text, structured := out.text, out.structured
 	if text == "" || t.jsonText {
 		data, jerr := json.Marshal(out.structured)
 		if jerr != nil {
 			err := fmt.Errorf("encoding the result of %s: %w", t.def.Name, jerr)
 			return errorResult(t, err), err
 		}
-		text = string(data)
+		// The text is the structured content's JSON: encode it once.
+		text, structured = string(data), json.RawMessage(data)
 	}
 	content := append([]sdk.Content{&sdk.TextContent{Text: text}}, out.content...)
-	return &sdk.CallToolResult{Content: content, StructuredContent: out.structured}, nil
+	return &sdk.CallToolResult{Content: content, StructuredContent: structured}, nil
 }
 
 // toolError is the structured form of every tool error:

@@ -8,7 +8,9 @@
 //   LORE_BIG      a large project, for cancellation
 //   LORE_EMPTY    a folder that is never indexed
 //   LORE_MONO     a monorepo with every manifest kind, OpenSpec specs and spec-kit features
-//   LORE_CACHE_DIR where the spawned servers keep their indexes
+//   LORE_CACHE_DIR where the spawned servers keep their indexes; its
+//                 collections database holds two named collections: alpha
+//                 (LORE_ROOT) and beta (LORE_MONO)
 //
 // Prints one line per check and a summary; exits 1 if any check failed.
 
@@ -89,7 +91,9 @@ async function connect(transport) {
 
 const EXPECTED_TOOLS = ['search', 'open_file', 'get_snippet', 'list_dir', 'index_codebase', 'search_code', 'search_docs',
   'search_packages', 'get_package', 'package_dependencies', 'package_dependents', 'dependency_graph', 'list_packages', 'index_status',
-  'list_specs', 'get_spec_requirements', 'get_scenario', 'search_specs'];
+  'list_specs', 'get_spec_requirements', 'get_scenario', 'search_specs',
+  'search_code_semantic', 'search_code_fulltext', 'search_code_by_payload'];
+const COLLECTIONS_TOOLS = EXPECTED_TOOLS.slice(-3);
 
 async function versions() {
   section = 'initialize';
@@ -548,6 +552,173 @@ async function http() {
   }
 }
 
+// rpcError calls a tool that must fail with a JSON-RPC error and returns
+// {code, message, data}; a tool result instead is { result }.
+async function rpcError(client, name, args) {
+  try {
+    const result = await client.callTool({ name, arguments: args });
+    return { result };
+  } catch (e) {
+    return { code: e.code, message: e.message, data: e.data };
+  }
+}
+
+// spawnHTTP starts lore serve --http with args and returns its base URL and
+// process once it listens.
+async function spawnHTTP(args) {
+  const proc = spawn(env.LORE_BIN, ['serve', '--http', '127.0.0.1:0', ...args], { env: { ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  let base;
+  for (let i = 0; i < 400 && !base; i++) {
+    base = stderr.match(/serving (?:MCP|the REST API) at (http:\/\/[^/\s]+)\//)?.[1];
+    if (!base) await sleep(25);
+  }
+  return { proc, base, stderr: () => stderr };
+}
+
+async function collections() {
+  section = 'collections (MCP)';
+  const t = stdioTransport(['--toolsets', 'collections']);
+  const client = await connect(t);
+  try {
+    const { tools } = await client.listTools();
+    check('three tools, in order', JSON.stringify(tools.map((x) => x.name)) === JSON.stringify(COLLECTIONS_TOOLS), tools.map((x) => x.name).join(','));
+    for (const tool of tools) {
+      const props = tool.inputSchema?.properties ?? {};
+      check(`${tool.name} schema names collectionName and top_k (1..1000, default 10)`,
+        tool.inputSchema.required.includes('collectionName') && props.top_k?.default === 10 && props.top_k?.minimum === 1 && props.top_k?.maximum === 1000,
+        JSON.stringify(tool.inputSchema));
+      check(`${tool.name} has title, output schema, icons, read-only annotations`, tool.title && tool.outputSchema?.properties?.results &&
+        tool.icons?.length > 0 && tool.annotations?.readOnlyHint === true, JSON.stringify(tool).slice(0, 300));
+    }
+    const payloadOf = (res) => res.structuredContent.results.map((r) => r.payload);
+
+    // Each collection is searched on its own.
+    const alpha = await client.callTool({ name: 'search_code_semantic', arguments: { query: 'log in a user', collectionName: 'alpha', top_k: 3 } });
+    const ap = payloadOf(alpha);
+    check('semantic search of alpha', !alpha.isError && ap.length > 0 && ap.length <= 3 && ap.every((p) => p.collectionName === 'alpha'),
+      JSON.stringify(alpha.structuredContent).slice(0, 300));
+    check('results are {score, payload} with the payload keys', alpha.structuredContent.results.every((r) => typeof r.score === 'number' &&
+      ['filePath', 'language', 'kind', 'symbols', 'signature', 'breadcrumb', 'startLine', 'endLine', 'collectionName', 'code'].every((k) => k in r.payload)) &&
+      ap.every((p) => p.filePath.startsWith('/')), JSON.stringify(ap[0]));
+    const beta = await client.callTool({ name: 'search_code_semantic', arguments: { query: 'package dependencies', collectionName: 'beta' } });
+    check('semantic search of beta finds beta only', !beta.isError && payloadOf(beta).length > 0 && payloadOf(beta).every((p) => p.collectionName === 'beta'),
+      JSON.stringify(beta.structuredContent).slice(0, 300));
+    const prompted = await client.callTool({ name: 'search_code_semantic', arguments: { query: 'user', collectionName: 'alpha', prompt: 'password check', rerank: false } });
+    check('prompt and rerank: false are accepted', !prompted.isError && payloadOf(prompted).length > 0, text(prompted).slice(0, 200));
+
+    const full = await client.callTool({ name: 'search_code_fulltext', arguments: { textQuery: 'logi', collectionName: 'alpha' } });
+    check('fulltext: a partial identifier matches, ignoring case', !full.isError && payloadOf(full).length > 0 &&
+      payloadOf(full).every((p) => p.code.toLowerCase().includes('logi')), JSON.stringify(payloadOf(full).map((p) => p.filePath)));
+    const langs = [...new Set(payloadOf(full).map((p) => p.language))];
+    const narrowed = await client.callTool({ name: 'search_code_fulltext', arguments: { textQuery: 'logi', collectionName: 'alpha', payload: { language: langs[0] } } });
+    check('fulltext narrowed by a payload filter', payloadOf(narrowed).length > 0 && payloadOf(narrowed).every((p) => p.language === langs[0]), langs.join(','));
+
+    const byPath = await client.callTool({ name: 'search_code_by_payload', arguments: { collectionName: 'beta', payload: { filePath: '/packages/**' }, top_k: 1000 } });
+    const paths = payloadOf(byPath).map((p) => p.filePath);
+    check('by payload: a filePath glob, ** crossing folders', paths.length > 0 && paths.every((p) => p.startsWith('/packages/')), paths.slice(0, 5).join(','));
+    const sorted = [...paths].sort();
+    check('by payload: a stable order, path then line', JSON.stringify(paths) === JSON.stringify(sorted) || paths.every((p, i) => i === 0 || paths[i - 1] <= p));
+    const anyOf = await client.callTool({ name: 'search_code_by_payload', arguments: { collectionName: 'beta', payload: { language: ['json', 'toml'] }, top_k: 1000 } });
+    check('by payload: a list means any of', payloadOf(anyOf).length > 0 && payloadOf(anyOf).every((p) => ['json', 'toml'].includes(p.language)),
+      JSON.stringify([...new Set(payloadOf(anyOf).map((p) => p.language))]));
+    const firstSymbol = ap.find((p) => p.symbols.length > 0)?.symbols[0];
+    const bySymbol = await client.callTool({ name: 'search_code_by_payload', arguments: { collectionName: 'alpha', payload: { symbols: firstSymbol } } });
+    check('by payload: symbols match when any symbol equals', firstSymbol && payloadOf(bySymbol).length > 0 && payloadOf(bySymbol).every((p) => p.symbols.includes(firstSymbol)), firstSymbol);
+
+    // Failures are JSON-RPC errors, not tool results.
+    const cases = [
+      ['missing query', 'search_code_semantic', { collectionName: 'alpha' }, -32602, /query/],
+      ['missing collectionName', 'search_code_fulltext', { textQuery: 'x' }, -32602, /collectionName/],
+      ['mistyped top_k', 'search_code_fulltext', { textQuery: 'x', collectionName: 'alpha', top_k: 'ten' }, -32602, /top_k/],
+      ['top_k 0', 'search_code_semantic', { query: 'x', collectionName: 'alpha', top_k: 0 }, -32602, /top_k/],
+      ['top_k 1001', 'search_code_by_payload', { collectionName: 'alpha', payload: { language: 'go' }, top_k: 1001 }, -32602, /top_k/],
+      ['unknown payload key', 'search_code_by_payload', { collectionName: 'alpha', payload: { path: '/x' } }, -32602, /path.*allowed: filePath/],
+      ['payload not an object', 'search_code_fulltext', { textQuery: 'x', collectionName: 'alpha', payload: 'language=go' }, -32602, /payload/],
+      ['missing payload', 'search_code_by_payload', { collectionName: 'alpha' }, -32602, /payload/],
+      ['bad collection name', 'search_code_semantic', { query: 'x', collectionName: '../alpha' }, -32602, /collection name/],
+      ['unknown collection', 'search_code_semantic', { query: 'x', collectionName: 'gamma' }, -32001, /gamma.*alpha, beta/],
+    ];
+    for (const [what, name, args, code, re] of cases) {
+      const got = await rpcError(client, name, args);
+      check(`${what}: JSON-RPC ${code}`, got.code === code && re.test(got.message), JSON.stringify(got).slice(0, 300));
+    }
+  } catch (e) {
+    check('collections session', false, e.stack);
+  }
+  await client.close();
+
+  const only = await connect(stdioTransport(['--toolsets', 'collections', '--collection', 'alpha']));
+  const hidden = await rpcError(only, 'search_code_semantic', { query: 'x', collectionName: 'beta' });
+  check('--collection alpha hides beta (-32001, known: alpha)', hidden.code === -32001 && /known collections: alpha\)/.test(hidden.message), JSON.stringify(hidden));
+  await only.close();
+
+  section = 'collections (REST)';
+  const { proc, base, stderr } = await spawnHTTP(['--root', ROOT, '--allow-root', env.LORE_EMPTY]);
+  try {
+    check('lore serve --http prints its URL', !!base, stderr());
+    const api = base + '/api/v1';
+    const json = async (res) => ({ status: res.status, type: res.headers.get('content-type'), body: await res.json() });
+    const post = (path, body) => fetch(api + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(json);
+
+    const list = await fetch(api + '/collections').then(json);
+    check('GET /collections lists alpha and beta', list.status === 200 && JSON.stringify(list.body.collections.map((c) => c.name)) === '["alpha","beta"]', JSON.stringify(list.body).slice(0, 300));
+    const one = await fetch(api + '/collections/alpha').then(json);
+    check('GET /collections/alpha: files, chunks, languages, indexed_at', one.status === 200 && one.body.files > 0 && one.body.chunks > 0 &&
+      one.body.languages.length > 0 && !!one.body.indexed_at && 'git_commit' in one.body, JSON.stringify(one.body).slice(0, 300));
+    for (const [kind, body] of [['semantic', { query: 'log in a user', top_k: 2 }], ['fulltext', { textQuery: 'logi', payload: { filePath: '/**' } }], ['payload', { payload: { filePath: '/**/*.go' } }]]) {
+      const r = await post(`/collections/alpha/search/${kind}`, body);
+      check(`POST search/${kind} answers {results, took_ms}`, r.status === 200 && r.body.results.length > 0 && typeof r.body.took_ms === 'number' &&
+        r.body.results.every((x) => x.payload.collectionName === 'alpha'), JSON.stringify(r.body).slice(0, 300));
+    }
+    const errors = [
+      ['unknown collection', () => post('/collections/gamma/search/semantic', { query: 'x' }), 404, 'COLLECTION_NOT_FOUND'],
+      ['bad top_k', () => post('/collections/alpha/search/semantic', { query: 'x', top_k: 0 }), 400, null],
+      ['unknown payload key', () => post('/collections/alpha/search/payload', { payload: { nope: 1 } }), 400, null],
+      ['not JSON', () => fetch(api + '/collections/alpha/search/fulltext', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }).then(json), 400, null],
+      ['wrong method', () => fetch(api + '/collections/alpha', { method: 'PUT' }).then(json), 405, null],
+      ['path outside the allowed roots', () => post('/collections', { name: 'out', path: env.LORE_OUTSIDE }), 403, 'PATH_OUTSIDE_ROOT'],
+      ['unknown job', () => fetch(api + '/jobs/nope').then(json), 404, 'JOB_NOT_FOUND'],
+    ];
+    for (const [what, call, status, code] of errors) {
+      const r = await call();
+      check(`${what}: ${status} problem+json`, r.status === status && /application\/problem\+json/.test(r.type) && r.body.status === status &&
+        !!r.body.title && !!r.body.detail && (!code || r.body.code === code), JSON.stringify(r).slice(0, 300));
+    }
+    const created = await post('/collections', { name: 'gamma', path: env.LORE_EMPTY });
+    check('POST /collections starts a job (202)', created.status === 202 && !!created.body.id, JSON.stringify(created.body));
+    let job = created.body;
+    for (let i = 0; i < 2000 && job.state === 'running'; i++) {
+      await sleep(25);
+      job = (await fetch(api + '/jobs/' + created.body.id).then(json)).body;
+    }
+    check('the job succeeds, and GET /jobs/{id} reports it', job.state === 'succeeded', JSON.stringify(job).slice(0, 300));
+    const cancelled = await fetch(api + '/jobs/' + created.body.id, { method: 'DELETE' }).then(json);
+    check('DELETE /jobs/{id} of a finished job changes nothing', cancelled.status === 200 && cancelled.body.state === 'succeeded', JSON.stringify(cancelled.body));
+    const health = await fetch(base + '/healthz');
+    const ready = await fetch(base + '/readyz');
+    check('/healthz and /readyz', health.status === 200 && ready.status === 200, `${health.status} ${ready.status}`);
+    const spec = await fetch(api + '/openapi.json').then(json);
+    check('GET /openapi.json is OpenAPI 3.1', spec.status === 200 && /^3\.1/.test(spec.body.openapi) && !!spec.body.paths['/api/v1/collections/{name}/search/semantic'], spec.body.openapi);
+
+    section = 'collections (MCP over HTTP)';
+    const client = new Client({ name: 'lore-e2e-http', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(base + '/mcp')));
+    const res = await client.callTool({ name: 'search_code_by_payload', arguments: { collectionName: 'gamma', payload: { language: 'go' } } });
+    check('the collection indexed through REST is searchable over MCP', !res.isError && Array.isArray(res.structuredContent.results), text(res).slice(0, 200));
+    const unknown = await rpcError(client, 'search_code_fulltext', { textQuery: 'x', collectionName: 'delta' });
+    check('unknown collection over HTTP: JSON-RPC -32001', unknown.code === -32001, JSON.stringify(unknown));
+    await client.close();
+  } catch (e) {
+    check('REST session', false, e.stack);
+  } finally {
+    proc.kill('SIGTERM');
+    const [code] = await Promise.race([once(proc, 'exit'), sleep(60000).then(() => ['timeout'])]);
+    check('SIGTERM: exit 0', code === 0, `exit ${code}`);
+  }
+}
+
 async function readOnly() {
   section = 'read-only';
   const t = stdioTransport(['--read-only']);
@@ -568,6 +739,7 @@ try {
   await stdio();
   await packagesAndSpecs();
   await http();
+  await collections();
   await readOnly();
 } catch (e) {
   check('run', false, e.stack);

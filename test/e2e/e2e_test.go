@@ -69,6 +69,9 @@ func TestTypeScriptClient(t *testing.T) {
 		// The servers must use their defaults, whatever the caller's environment says.
 		"LORE_INDEX=", "CODE_ROOT=", "DOCS_ROOT=", "MCP_SERVER_NAME=", "LORE_CHAT_BASE_URL=",
 	)
+	// Two named collections in the cache's collections database.
+	run(t, ctx, dir, env, bin, "index", "--collection", "alpha", root)
+	run(t, ctx, dir, env, bin, "index", "--collection", "beta", mono)
 	out := run(t, ctx, dir, env, node, "e2e.mjs")
 	t.Logf("e2e output:\n%s", out)
 }
