@@ -258,4 +258,3 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return b.base.RoundTrip(r)
 }
-
