@@ -170,11 +170,10 @@ func commandUsage(w io.Writer, fs *flag.FlagSet, line string) {
 	fs.SetOutput(io.Discard)
 }
 
-// helpOr turns -h into printed usage and a clean exit, and passes other
-// flag errors through as usage errors.
-func helpOr(err error, fs *flag.FlagSet) error {
+// helpOr turns -h into a clean exit (fs.Parse has printed the usage
+// already), and passes other flag errors through as usage errors.
+func helpOr(err error, _ *flag.FlagSet) error {
 	if err == flag.ErrHelp {
-		fs.Usage()
 		return errHelp
 	}
 	return err

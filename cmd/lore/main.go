@@ -126,6 +126,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return exitOK
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version" // lore --version [--format json] is lore version
+	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "lore: unknown command %q\n\n", args[0])
