@@ -1,6 +1,8 @@
 package packages
 
 import (
+	"fmt"
+	"path"
 	"reflect"
 	"sort"
 	"strings"
@@ -717,4 +719,45 @@ func TestHostileInputsStayFast(t *testing.T) {
 	buildFiles(map[string]string{"package.json": strings.Repeat("[", 100000)})
 	buildFiles(map[string]string{"build.gradle": strings.Repeat("dependencies {", 20000)})
 	buildFiles(map[string]string{"Package.swift": strings.Repeat(".package(", 20000)})
+}
+
+// TestWorkspaceMembershipIsNotQuadratic: apache/maven has about 2,000
+// pom.xml files and hundreds of <module> lists; membership used to match
+// every module of every list against every package. Literal members are
+// now looked up, and globs are only tried below the folder they start in.
+func TestWorkspaceMembershipIsNotQuadratic(t *testing.T) {
+	const n = 600
+	files := map[string]string{}
+	var modules strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&modules, "<module>m%d</module>", i)
+		files[fmt.Sprintf("m%d/pom.xml", i)] = fmt.Sprintf("<project><parent><groupId>g</groupId><artifactId>root</artifactId></parent><artifactId>m%d</artifactId><modules><module>sub</module></modules></project>", i)
+		files[fmt.Sprintf("m%d/sub/pom.xml", i)] = fmt.Sprintf("<project><groupId>g</groupId><artifactId>m%d-sub</artifactId></project>", i)
+		files[fmt.Sprintf("js/packages/p%d/package.json", i)] = fmt.Sprintf(`{"name": "p%d"}`, i)
+	}
+	files["pom.xml"] = "<project><groupId>g</groupId><artifactId>root</artifactId><modules>" + modules.String() + "</modules></project>"
+	files["package.json"] = `{"name": "web", "workspaces": ["js/packages/*", "tools/*"]}`
+	tried := 0
+	countMatch = func() { tried++ }
+	defer func() { countMatch = nil }()
+	pkgs, problems := buildFiles(files)
+	if len(pkgs) != 3*n+2 || len(problems) != 0 {
+		t.Fatalf("%d packages, problems %v", len(pkgs), problems)
+	}
+	for _, p := range pkgs {
+		want := "."
+		switch {
+		case p.Path == ".":
+			want = ""
+		case strings.HasSuffix(p.Path, "/sub"):
+			want = path.Dir(p.Path)
+		}
+		if got, _ := p.Metadata["workspace"].(string); got != want {
+			t.Fatalf("%s (%s): workspace %q, want %q", p.Name, p.Path, got, want)
+		}
+	}
+	// One include and one exclude check per package at most.
+	if tried > 4*len(pkgs) {
+		t.Errorf("%d glob matches for %d packages: membership is quadratic again", tried, len(pkgs))
+	}
 }
