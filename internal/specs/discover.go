@@ -325,7 +325,7 @@ var (
 // headings mean OpenSpec; otherwise a numbered folder, user stories or
 // FR-### bullets mean spec-kit.
 func looksLikeSpecKit(folder, content string) bool {
-	if m := firstTitleRE().FindStringSubmatch(content); m != nil && featureTitleRE().MatchString(stripEmphasis(m[1])) {
+	if m := firstTitleRE().FindStringSubmatch(content); m != nil && featureTitleRE().MatchString(unemphasized(m[1])) {
 		return true
 	}
 	if requirementLineRE().MatchString(content) {
@@ -354,7 +354,7 @@ func (d *discoverer) proposalWhy(rel string) string {
 				if inWhy {
 					break
 				}
-				inWhy = level == 2 && strings.EqualFold(stripEmphasis(text), "why")
+				inWhy = level == 2 && strings.EqualFold(unemphasized(text), "why")
 				continue
 			}
 		}

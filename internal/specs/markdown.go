@@ -2,6 +2,7 @@ package specs
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -142,15 +143,70 @@ func clip(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-// stripEmphasis removes surrounding bold or italic markers and backticks:
-// "**`Login`**" → "Login".
+// stripEmphasis removes emphasis that wraps the whole text, and only when
+// it is balanced: "**Login**" → "Login", "*__Login__*" → "Login". Anything
+// else is kept as written, so a heading reads back exactly as its author
+// typed it: "Git ignores `.codex/`", "`git status` is clean" and
+// "Import from __init__" keep their backticks and underscores. Code spans
+// are text, not emphasis; a dunder name such as "__init__" is not taken for
+// bold underscores either.
 func stripEmphasis(s string) string {
 	s = strings.TrimSpace(s)
 	for {
-		t := strings.TrimSpace(strings.Trim(s, "*_`"))
-		if t == s {
+		t, ok := unwrapEmphasis(s)
+		if !ok {
 			return s
 		}
 		s = t
 	}
+}
+
+// unwrapEmphasis removes one balanced emphasis marker around s.
+func unwrapEmphasis(s string) (string, bool) {
+	for _, marker := range []string{"***", "___", "**", "__", "*", "_"} {
+		if len(s) <= 2*len(marker) || !strings.HasPrefix(s, marker) || !strings.HasSuffix(s, marker) {
+			continue
+		}
+		inner := s[len(marker) : len(s)-len(marker)]
+		// The markers must hug the text (CommonMark's flanking rule), and the
+		// inner text must not close the emphasis early.
+		if strings.TrimSpace(inner) != inner || strings.Contains(inner, marker) {
+			return "", false
+		}
+		if marker[0] == '_' && isIdentifier(inner) {
+			return "", false // __init__, _private_
+		}
+		return strings.TrimSpace(inner), true
+	}
+	return "", false
+}
+
+func isIdentifier(s string) bool {
+	for _, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// unemphasized drops every bold marker ("**", "__") and then balanced
+// emphasis around the whole text. It is for recognising keywords in
+// headings ("### **User Story 5 - Bold** (Priority: P3)"), never for the
+// names lore stores.
+func unemphasized(s string) string {
+	return stripEmphasis(strings.NewReplacer("**", "", "__", "").Replace(s))
+}
+
+// stripCodeSpan removes one code span wrapping the whole text:
+// "`### Requirement: Old`" → "### Requirement: Old".
+func stripCodeSpan(s string) string {
+	s = strings.TrimSpace(s)
+	for _, fence := range []string{"``", "`"} {
+		if len(s) > 2*len(fence) && strings.HasPrefix(s, fence) && strings.HasSuffix(s, fence) &&
+			!strings.Contains(s[len(fence):len(s)-len(fence)], fence) {
+			return strings.TrimSpace(s[len(fence) : len(s)-len(fence)])
+		}
+	}
+	return s
 }

@@ -116,16 +116,20 @@ func findSpec(specs []Spec, specID string) (*Spec, error) {
 }
 
 // matchName returns the index of the first of n names equal to want, else
-// of the first equal ignoring case, else -1.
+// of the first equal ignoring case, else -1. A want written with the
+// heading's wrapping emphasis ("**Login**") finds the name lore stored
+// without it ("Login").
 func matchName(n int, name func(int) string, want string) int {
-	for i := 0; i < n; i++ {
-		if name(i) == want {
-			return i
+	for _, w := range []string{want, stripEmphasis(want)} {
+		for i := 0; i < n; i++ {
+			if name(i) == w {
+				return i
+			}
 		}
-	}
-	for i := 0; i < n; i++ {
-		if strings.EqualFold(name(i), want) {
-			return i
+		for i := 0; i < n; i++ {
+			if strings.EqualFold(name(i), w) {
+				return i
+			}
 		}
 	}
 	return -1

@@ -11,12 +11,18 @@ import (
 const keywordEnd = `((?:\*\*|__)[ \t]*:?|:(?:\*\*|__)?|[ \t]+:?(?:\*\*|__)?|$)`
 
 var (
-	requirementHeadingRE = lazyRegexp(`(?i)^requirement[ \t]*:[ \t]*(.*)$`)
-	scenarioHeadingRE    = lazyRegexp(`(?i)^scenario[ \t]*:[ \t]*(.*)$`)
+	// The keyword of a requirement or scenario heading may be bold on its
+	// own ("**Requirement:** Name") or with the name ("**Requirement: Name**").
+	// Groups: the opening bold, the bold closed before or after the colon,
+	// the name.
+	requirementHeadingRE = lazyRegexp(`(?i)^(\*\*|__)?requirement[ \t]*(?:(\*\*|__)[ \t]*:|:[ \t]*(\*\*|__)?)[ \t]*(.*)$`)
+	scenarioHeadingRE    = lazyRegexp(`(?i)^(\*\*|__)?scenario[ \t]*(?:(\*\*|__)[ \t]*:|:[ \t]*(\*\*|__)?)[ \t]*(.*)$`)
 	deltaHeadingRE       = lazyRegexp(`(?i)^(added|modified|removed|renamed)[ \t]+requirements?$`)
-	// clauseRE matches the text of a scenario bullet: "**WHEN** x",
-	// "**WHEN:** x", "**WHEN**: x", "When x", "and x".
-	clauseRE = lazyRegexp(`(?i)^(\*\*|__)?[ \t]*(given|when|then|and)` + keywordEnd + `[ \t]*(.*)$`)
+	// plainClauseRE matches the text of a scenario bullet whose keyword is
+	// not bold: "When x", "and x", "THEN: x".
+	plainClauseRE = lazyRegexp(`(?i)^(given|when|then|and)([ \t]+:?|:|$)[ \t]*(.*)$`)
+	// boldKeywordSpanRE is the first word of a bold span that opens a bullet.
+	boldKeywordSpanRE = lazyRegexp(`(?i)^(given|when|then|and)([ \t]+|:|$)[ \t]*(.*)$`)
 	// renameRE matches the bullets of a RENAMED section:
 	// "- FROM: `### Requirement: Old`", "- **TO**: New".
 	renameRE = lazyRegexp(`(?i)^(?:\*\*|__)?[ \t]*(from|to)` + keywordEnd + `[ \t]*(.*)$`)
@@ -76,10 +82,11 @@ type openSpecParser struct {
 	desc   []string     // its description lines
 	inDesc bool         // no scenario yet: text belongs to the description
 
-	scen       *Scenario // the open scenario, nil for none
-	orphan     bool      // inside a scenario that has no requirement
-	clause     clauseKind
-	afterBlank bool // a blank line ended the last clause's paragraph
+	scen         *Scenario // the open scenario, nil for none
+	orphan       bool      // inside a scenario that has no requirement
+	clause       clauseKind
+	clauseIndent int  // indentation of the open clause's bullet
+	afterBlank   bool // a blank line ended the last clause's paragraph
 
 	renameFrom     string // the FROM of a RENAMED pair waiting for its TO
 	renameFromLine int
@@ -155,14 +162,14 @@ func isFenceOpening(line string) bool {
 
 func (p *openSpecParser) heading(n, level int, text string) {
 	if level >= 2 {
-		if m := requirementHeadingRE().FindStringSubmatch(text); m != nil {
-			p.openRequirement(n, stripEmphasis(m[1]))
+		if name, ok := keywordHeading(requirementHeadingRE(), text); ok {
+			p.openRequirement(n, name)
 			return
 		}
 	}
 	if level >= 3 {
-		if m := scenarioHeadingRE().FindStringSubmatch(text); m != nil {
-			p.openScenario(n, stripEmphasis(m[1]))
+		if name, ok := keywordHeading(scenarioHeadingRE(), text); ok {
+			p.openScenario(n, name)
 			return
 		}
 	}
@@ -187,9 +194,32 @@ func (p *openSpecParser) heading(n, level int, text string) {
 	}
 }
 
+// keywordHeading reads the name of a "Requirement: Name" or "Scenario:
+// Name" heading. The name is kept as written, except for emphasis that
+// wraps it whole or that closes a bold opened before the keyword
+// ("**Requirement: Name**").
+func keywordHeading(re interface{ FindStringSubmatch(string) []string }, text string) (string, bool) {
+	m := re.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	open, closed, name := m[1], m[2]+m[3], strings.TrimSpace(m[4])
+	switch {
+	case open != "" && closed == open: // "**Requirement:** Name"
+	case open != "": // "**Requirement: Name**"
+		name = strings.TrimSpace(closed + name)
+		if trimmed, ok := strings.CutSuffix(name, open); ok && !strings.Contains(trimmed, open) {
+			name = strings.TrimSpace(trimmed)
+		}
+	default: // the marker after the colon opens the name: "Requirement: **Name**"
+		name = strings.TrimSpace(closed + name)
+	}
+	return stripEmphasis(name), true
+}
+
 func (p *openSpecParser) openSection(title string) {
 	p.delta = ""
-	switch lower := strings.ToLower(stripEmphasis(title)); {
+	switch lower := strings.ToLower(unemphasized(title)); {
 	case lower == "purpose":
 		p.section = sectionPurpose
 	case lower == "requirements":
@@ -306,12 +336,15 @@ func (p *openSpecParser) scenarioLine(n int, line string) {
 	}
 	indent, item, isItem := listItem(line)
 	if isItem {
-		if m := clauseRE().FindStringSubmatch(item); m != nil {
-			p.addClause(n, m[2], m[4])
+		// A bullet nested under a clause belongs to it, whatever its first
+		// word: "  - Then success: …" or "  - **AND** for additional
+		// outcomes" are details of the clause above, not clauses.
+		if p.clause != noClause && indent >= p.clauseIndent+2 {
+			p.extendClause(item, true)
 			return
 		}
-		if indent >= 2 && p.clause != noClause {
-			p.extendClause(item, true)
+		if keyword, text, _, ok := parseClause(item); ok {
+			p.addClause(n, keyword, text, indent)
 			return
 		}
 		p.spec.warnAt(n, "bullet in scenario '%s' is not a GIVEN/WHEN/THEN/AND clause: %q", p.scen.Name, clip(item, 80))
@@ -320,8 +353,8 @@ func (p *openSpecParser) scenarioLine(n int, line string) {
 	// A clause without its bullet marker is accepted when the keyword is
 	// bold, so a wrapped line that happens to start with "when" is not
 	// taken for one.
-	if m := clauseRE().FindStringSubmatch(strings.TrimSpace(line)); m != nil && m[1] != "" {
-		p.addClause(n, m[2], m[4])
+	if keyword, text, bold, ok := parseClause(strings.TrimSpace(line)); ok && bold {
+		p.addClause(n, keyword, text, indentOf(line))
 		return
 	}
 	if p.clause != noClause && (!p.afterBlank || indentOf(line) >= 2) {
@@ -331,7 +364,37 @@ func (p *openSpecParser) scenarioLine(n int, line string) {
 	p.spec.warnAt(n, "text in scenario '%s' is not a GIVEN/WHEN/THEN/AND clause: %q", p.scen.Name, clip(strings.TrimSpace(line), 80))
 }
 
-func (p *openSpecParser) addClause(n int, keyword, text string) {
+// parseClause reads a clause: a keyword (GIVEN, WHEN, THEN, AND, in any
+// case) and its text. A bold keyword may carry more words inside the bold,
+// which stay in the text: "**AND IF** q" is an AND clause "IF q". The colon
+// may sit inside or outside the bold. bold says whether the keyword was
+// bold; ok is false when text does not start with a keyword ("Whenever").
+func parseClause(text string) (keyword, rest string, bold, ok bool) {
+	for _, marker := range []string{"**", "__"} {
+		after, opened := strings.CutPrefix(text, marker)
+		if !opened {
+			continue
+		}
+		end := strings.Index(after, marker)
+		if end < 0 {
+			return "", "", false, false
+		}
+		span := strings.TrimSpace(after[:end])
+		m := boldKeywordSpanRE().FindStringSubmatch(span)
+		if m == nil {
+			return "", "", false, false
+		}
+		inside := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[3]), ":"))
+		outside := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(after[end+len(marker):]), ":"))
+		return m[1], joinContinuation(inside, outside), true, true
+	}
+	if m := plainClauseRE().FindStringSubmatch(text); m != nil {
+		return m[1], strings.TrimSpace(m[3]), false, true
+	}
+	return "", "", false, false
+}
+
+func (p *openSpecParser) addClause(n int, keyword, text string, indent int) {
 	var kind clauseKind
 	switch strings.ToUpper(keyword) {
 	case "GIVEN":
@@ -349,7 +412,7 @@ func (p *openSpecParser) addClause(n int, keyword, text string) {
 	}
 	list := p.scen.clauses(kind)
 	*list = append(*list, strings.TrimSpace(text))
-	p.clause, p.afterBlank = kind, false
+	p.clause, p.clauseIndent, p.afterBlank = kind, indent, false
 }
 
 // extendClause appends a wrapped line or a nested bullet to the last clause.
@@ -401,10 +464,10 @@ func (p *openSpecParser) renameLine(n int, line string) bool {
 
 // renamedName extracts a requirement name from "`### Requirement: Name`".
 func renamedName(s string) string {
-	s = stripEmphasis(s)
+	s = stripCodeSpan(stripEmphasis(s))
 	s = strings.TrimSpace(strings.TrimLeft(s, "#"))
-	if m := requirementHeadingRE().FindStringSubmatch(s); m != nil {
-		s = m[1]
+	if name, ok := keywordHeading(requirementHeadingRE(), s); ok {
+		return name
 	}
 	return stripEmphasis(s)
 }

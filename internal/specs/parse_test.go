@@ -464,13 +464,16 @@ func TestClauseKeywordVariants(t *testing.T) {
 		{"and-so-on", "", ""},
 		{"Andrew said", "", ""},
 		{"thence", "", ""},
+		// Issue 15: more words inside the bold stay in the text.
+		{"**AND IF** `openspec/project.md` exists", "AND", "IF `openspec/project.md` exists"},
+		{"**AND IF:** q", "AND", "IF q"},
+		{"**WHEN** **the user** logs in", "WHEN", "**the user** logs in"},
+		{"**Whenever** x", "", ""},
+		{"**WHEN x", "", ""},
+		{"**Note**: x", "", ""},
 	}
 	for _, tt := range tests {
-		m := clauseRE().FindStringSubmatch(tt.item)
-		var keyword, text string
-		if m != nil {
-			keyword, text = m[2], m[4]
-		}
+		keyword, text, _, _ := parseClause(tt.item)
 		if keyword != tt.keyword || text != tt.text {
 			t.Errorf("%q → (%q, %q), want (%q, %q)", tt.item, keyword, text, tt.keyword, tt.text)
 		}
@@ -580,6 +583,128 @@ func TestLooksLikeSpecKit(t *testing.T) {
 	for _, tt := range tests {
 		if got := looksLikeSpecKit(tt.folder, tt.content); got != tt.want {
 			t.Errorf("looksLikeSpecKit(%q, %q) = %v, want %v", tt.folder, tt.content, got, tt.want)
+		}
+	}
+}
+
+// TestIssue15HeadingsAndClauses: headings read back exactly as written
+// (only balanced emphasis around the whole name is removed), nested
+// bullets belong to their clause, and a bold keyword's extra words stay in
+// the clause.
+func TestIssue15HeadingsAndClauses(t *testing.T) {
+	tests := []struct {
+		name        string
+		content     string
+		requirement string   // the requirement's name as stored
+		scenario    string   // its first scenario's name
+		given, when []string // the scenario's clauses
+		then        []string
+	}{
+		{
+			name:        "closing backtick of a requirement kept",
+			content:     "### Requirement: Git ignores `.codex/`\n#### Scenario: S\n- **WHEN** w\n- **THEN** t\n",
+			requirement: "Git ignores `.codex/`", scenario: "S", when: []string{"w"}, then: []string{"t"},
+		},
+		{
+			name:        "opening backtick of a scenario kept",
+			content:     "### Requirement: R\n#### Scenario: `git status` is clean\n- **WHEN** w\n- **THEN** t\n",
+			requirement: "R", scenario: "`git status` is clean", when: []string{"w"}, then: []string{"t"},
+		},
+		{
+			name:        "trailing underscores of a dunder name kept",
+			content:     "### Requirement: Import from __init__\n#### Scenario: __init__\n- **WHEN** w\n",
+			requirement: "Import from __init__", scenario: "__init__", when: []string{"w"},
+		},
+		{
+			name:        "balanced emphasis around the whole name removed",
+			content:     "### Requirement: **Bold Name**\n#### Scenario: *Italic* and *more*\n- **WHEN** w\n",
+			requirement: "Bold Name", scenario: "*Italic* and *more*", when: []string{"w"},
+		},
+		{
+			name:        "bold keyword and name together",
+			content:     "### **Requirement: Bold All**\n#### **Scenario:** Bold keyword\n- **WHEN** w\n",
+			requirement: "Bold All", scenario: "Bold keyword", when: []string{"w"},
+		},
+		{
+			name:        "colon outside the bold keyword",
+			content:     "### **Requirement**: Outside\n#### Scenario: *Lone star\n- **WHEN** w\n",
+			requirement: "Outside", scenario: "*Lone star", when: []string{"w"},
+		},
+		{
+			name: "nested plain Then and And belong to their clause",
+			content: "### Requirement: R\n#### Scenario: S\n- **WHEN** executing steps\n- **AND** display progress:\n" +
+				"  - Show spinner\n  - Then success: \"done\"\n  - And all the rest\n- **THEN** it ends\n",
+			requirement: "R", scenario: "S",
+			when: []string{"executing steps", "display progress: Show spinner; Then success: \"done\"; And all the rest"},
+			then: []string{"it ends"},
+		},
+		{
+			name: "nested bold keywords belong to their clause",
+			content: "### Requirement: R\n#### Scenario: S\n- **WHEN** documenting\n- **THEN** use bullets:\n" +
+				"  - **GIVEN** for initial state\n  - **WHEN** for triggers\n",
+			requirement: "R", scenario: "S",
+			when: []string{"documenting"},
+			then: []string{"use bullets: **GIVEN** for initial state; **WHEN** for triggers"},
+		},
+		{
+			name:        "AND IF keeps IF",
+			content:     "### Requirement: R\n#### Scenario: S\n- **WHEN** cleanup completes\n- **THEN** a summary\n- **AND IF** `project.md` exists\n- **THEN** a migration note\n",
+			requirement: "R", scenario: "S",
+			when: []string{"cleanup completes"},
+			then: []string{"a summary", "IF `project.md` exists", "a migration note"},
+		},
+		{
+			name:        "a top-level plain And is still a clause",
+			content:     "### Requirement: R\n#### Scenario: S\n- WHEN w\n- THEN t\n- and u\n",
+			requirement: "R", scenario: "S", when: []string{"w"}, then: []string{"t", "u"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := parseOpenSpecString(KindOpenSpec, "# T\n\n## Requirements\n\n"+tt.content)
+			if len(s.Requirements) != 1 || len(s.Requirements[0].Scenarios) != 1 {
+				t.Fatalf("requirements = %+v, warnings %q", s.Requirements, s.Warnings)
+			}
+			r := s.Requirements[0]
+			sc := r.Scenarios[0]
+			if r.Name != tt.requirement || sc.Name != tt.scenario {
+				t.Errorf("names = %q / %q, want %q / %q", r.Name, sc.Name, tt.requirement, tt.scenario)
+			}
+			for _, c := range []struct {
+				kind      string
+				got, want []string
+			}{{"given", sc.Given, tt.given}, {"when", sc.When, tt.when}, {"then", sc.Then, tt.then}} {
+				if len(c.got)+len(c.want) > 0 && !reflect.DeepEqual(c.got, c.want) {
+					t.Errorf("%s = %q, want %q", c.kind, c.got, c.want)
+				}
+			}
+			// Lookups by the heading as written find it.
+			got, err := GetScenario([]Spec{s}, "x", tt.requirement, tt.scenario)
+			if err != nil || got.Scenario.Name != tt.scenario {
+				t.Errorf("GetScenario by the real heading: %+v, %v", got, err)
+			}
+		})
+	}
+}
+
+func TestStripEmphasis(t *testing.T) {
+	for in, want := range map[string]string{
+		"**Login**":             "Login",
+		"*__Two words__*":       "Two words",
+		"*__Login__*":           "__Login__", // an identifier between underscores is a name, not bold
+		"***Login***":           "Login",
+		"**`Login`**":           "`Login`",
+		"Git ignores `.codex/`": "Git ignores `.codex/`",
+		"`git status` is clean": "`git status` is clean",
+		"__init__":              "__init__",
+		"__Two words__":         "Two words",
+		"**a** and **b**":       "**a** and **b**",
+		"** spaced **":          "** spaced **",
+		"*":                     "*",
+		"****":                  "****",
+	} {
+		if got := stripEmphasis(in); got != want {
+			t.Errorf("stripEmphasis(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

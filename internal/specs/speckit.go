@@ -153,11 +153,11 @@ func (p *specKitParser) heading(n, level int, text string) {
 		return
 	}
 	if level == 2 {
-		lower := strings.ToLower(stripEmphasis(text))
+		lower := strings.ToLower(unemphasized(text))
 		p.inPurpose = lower == "purpose" || lower == "overview" || strings.HasSuffix(lower, "summary")
 		return
 	}
-	if m := userStoryRE().FindStringSubmatch(stripEmphasis(text)); m != nil {
+	if m := userStoryRE().FindStringSubmatch(unemphasized(text)); m != nil {
 		p.inPurpose = false
 		name := "User Story " + m[1]
 		if title := stripEmphasis(m[2]); title != "" {
@@ -169,7 +169,7 @@ func (p *specKitParser) heading(n, level int, text string) {
 		}
 		return
 	}
-	if strings.HasPrefix(strings.ToLower(stripEmphasis(text)), "edge case") {
+	if strings.HasPrefix(strings.ToLower(unemphasized(text)), "edge case") {
 		p.inPurpose = false
 		p.openRequirement(n, openEdgeCases, EdgeCasesRequirement)
 		return
