@@ -85,6 +85,17 @@ type Dependency struct {
 	VersionReq string `json:"version_req,omitempty"`
 	DepKind    string `json:"dep_kind"` // one of the Dep* constants
 	IsInternal bool   `json:"is_internal"`
+	// Target is the package of this repository an internal dependency
+	// resolves to, by kind and folder (with Name, which is its name, that
+	// identifies it even where several packages share a name); nil for an
+	// external one.
+	Target *Ref `json:"target,omitempty"`
+}
+
+// Ref points at one package of the repository: its kind and folder.
+type Ref struct {
+	Kind string `json:"kind"`
+	Path string `json:"path"`
 }
 
 // Problem is a manifest that could not be understood; it is reported and

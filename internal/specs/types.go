@@ -25,6 +25,9 @@ type Spec struct {
 	Kind    string `json:"kind"`             // KindOpenSpec, KindOpenSpecChange or KindSpecKit
 	Path    string `json:"path"`             // the spec file, relative to the root, slash-separated
 	Change  string `json:"change,omitempty"` // for change deltas: the change name
+	// Template marks a spec-kit template that was never filled in: its
+	// title and purpose were placeholders and are left empty.
+	Template bool `json:"template,omitempty"`
 
 	Requirements []Requirement `json:"requirements"`
 	// Warnings says what could not be parsed; a malformed file still

@@ -120,7 +120,8 @@ type WriteTx interface {
 	Meta(ctx context.Context) (map[string]string, error)
 	// FileStates is what the collection remembers of each file, by path.
 	FileStates(ctx context.Context) (map[string]FileState, error)
-	// DeleteAll removes every file and chunk (a forced rebuild).
+	// DeleteAll removes every file, chunk and parsed file (a forced
+	// rebuild).
 	DeleteAll(ctx context.Context) error
 	// DeleteFile removes a file and its chunks.
 	DeleteFile(ctx context.Context, id int64) error
@@ -132,6 +133,11 @@ type WriteTx interface {
 	SavePackages(ctx context.Context, pkgs []packages.Package) error
 	// SaveSpecs replaces the collection's specs.
 	SaveSpecs(ctx context.Context, all []specs.Spec) error
+	// ParsedFiles returns the parsed files of one kind kept by earlier
+	// runs, by path; SaveParsedFiles replaces them (DeleteAll clears them
+	// too).
+	ParsedFiles(ctx context.Context, kind string) (map[string]ParsedFile, error)
+	SaveParsedFiles(ctx context.Context, kind string, files []ParsedFile) error
 
 	// AddedChunks are the ids of the chunks this run inserted, sorted.
 	AddedChunks() []int64

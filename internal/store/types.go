@@ -14,6 +14,25 @@ type FileState struct {
 	MTimeNS int64
 }
 
+// ParsedFile is what a parser made of one file the indexer reads for its
+// project facts (a package manifest, a spec), kept so that the next run
+// need not read and parse the file again while it is unchanged. Kind
+// separates the parsers; Data is the parser's own encoding.
+type ParsedFile struct {
+	Kind    string
+	Path    string // slash-separated, relative to the collection's root
+	Size    int64
+	MTimeNS int64
+	Hash    string // of the content, to recognise a file touched but not changed
+	Data    []byte
+}
+
+// Kinds of ParsedFile.
+const (
+	ParsedManifest = "manifest"
+	ParsedSpec     = "spec"
+)
+
 // File is a file to write.
 type File struct {
 	Path     string // slash-separated, relative to the collection's root

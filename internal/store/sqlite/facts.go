@@ -7,6 +7,7 @@ import (
 
 	"github.com/lore-dev/lore/internal/packages"
 	"github.com/lore-dev/lore/internal/specs"
+	"github.com/lore-dev/lore/internal/store"
 )
 
 // The packages and specs of a collection are plain rows, written whole by
@@ -23,8 +24,8 @@ func (t *tx) SavePackages(ctx context.Context, pkgs []packages.Package) error {
 		return fmt.Errorf("preparing package insert: %w", err)
 	}
 	defer insPkg.Close()
-	insDep, err := t.tx.PrepareContext(ctx, `INSERT INTO package_deps(package_id, position, name, version_req, dep_kind, is_internal)
-		VALUES(?, ?, ?, ?, ?, ?)`)
+	insDep, err := t.tx.PrepareContext(ctx, `INSERT INTO package_deps(package_id, position, name, version_req, dep_kind, is_internal, target_kind, target_path)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("preparing dependency insert: %w", err)
 	}
@@ -47,7 +48,11 @@ func (t *tx) SavePackages(ctx context.Context, pkgs []packages.Package) error {
 			return err
 		}
 		for position, dep := range p.Dependencies {
-			if _, err := insDep.ExecContext(ctx, id, position, dep.Name, dep.VersionReq, dep.DepKind, dep.IsInternal); err != nil {
+			var targetKind, targetPath string
+			if dep.Target != nil {
+				targetKind, targetPath = dep.Target.Kind, dep.Target.Path
+			}
+			if _, err := insDep.ExecContext(ctx, id, position, dep.Name, dep.VersionReq, dep.DepKind, dep.IsInternal, targetKind, targetPath); err != nil {
 				return fmt.Errorf("saving dependency %s of package %s: %w", dep.Name, p.Name, err)
 			}
 		}
@@ -85,7 +90,7 @@ func (r *reader) Packages(ctx context.Context) ([]packages.Package, error) {
 		return nil, fmt.Errorf("reading packages: %w", err)
 	}
 	rows.Close()
-	deps, err := r.d.db.QueryContext(ctx, `SELECT d.package_id, d.name, d.version_req, d.dep_kind, d.is_internal
+	deps, err := r.d.db.QueryContext(ctx, `SELECT d.package_id, d.name, d.version_req, d.dep_kind, d.is_internal, d.target_kind, d.target_path
 		FROM package_deps d JOIN packages p ON p.id = d.package_id WHERE p.collection_id = ?
 		ORDER BY d.package_id, d.position`, r.id)
 	if err != nil {
@@ -95,8 +100,12 @@ func (r *reader) Packages(ctx context.Context) ([]packages.Package, error) {
 	for deps.Next() {
 		var id int64
 		var dep packages.Dependency
-		if err := deps.Scan(&id, &dep.Name, &dep.VersionReq, &dep.DepKind, &dep.IsInternal); err != nil {
+		var targetKind, targetPath string
+		if err := deps.Scan(&id, &dep.Name, &dep.VersionReq, &dep.DepKind, &dep.IsInternal, &targetKind, &targetPath); err != nil {
 			return nil, fmt.Errorf("reading package dependencies: %w", err)
+		}
+		if targetKind != "" {
+			dep.Target = &packages.Ref{Kind: targetKind, Path: targetPath}
 		}
 		if i, ok := index[id]; ok {
 			pkgs[i].Dependencies = append(pkgs[i].Dependencies, dep)
@@ -110,8 +119,8 @@ func (t *tx) SaveSpecs(ctx context.Context, all []specs.Spec) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM specs WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing specs: %w", err)
 	}
-	insSpec, err := t.tx.PrepareContext(ctx, `INSERT INTO specs(collection_id, spec_id, title, purpose, kind, path, change, warnings)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?)`)
+	insSpec, err := t.tx.PrepareContext(ctx, `INSERT INTO specs(collection_id, spec_id, title, purpose, kind, path, change, warnings, template)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("preparing spec insert: %w", err)
 	}
@@ -131,7 +140,7 @@ func (t *tx) SaveSpecs(ctx context.Context, all []specs.Spec) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		res, err := insSpec.ExecContext(ctx, t.collection, s.ID, s.Title, s.Purpose, s.Kind, s.Path, s.Change, jsonList(s.Warnings))
+		res, err := insSpec.ExecContext(ctx, t.collection, s.ID, s.Title, s.Purpose, s.Kind, s.Path, s.Change, jsonList(s.Warnings), s.Template)
 		if err != nil {
 			return fmt.Errorf("saving spec %s: %w", s.ID, err)
 		}
@@ -177,7 +186,7 @@ func fromJSONList(s string) ([]string, error) {
 // Specs returns every spec of the collection with its requirements and
 // scenarios, by spec ID.
 func (r *reader) Specs(ctx context.Context) ([]specs.Spec, error) {
-	rows, err := r.d.db.QueryContext(ctx, `SELECT s.id, s.spec_id, s.title, s.purpose, s.kind, s.path, s.change, s.warnings,
+	rows, err := r.d.db.QueryContext(ctx, `SELECT s.id, s.spec_id, s.title, s.purpose, s.kind, s.path, s.change, s.warnings, s.template,
 			coalesce(q.id, 0), coalesce(q.name, ''), coalesce(q.description, ''), coalesce(q.delta, ''), coalesce(q.line, 0)
 		FROM specs s LEFT JOIN spec_requirements q ON q.spec_row = s.id
 		WHERE s.collection_id = ? ORDER BY s.spec_id, q.ord`, r.id)
@@ -194,7 +203,7 @@ func (r *reader) Specs(ctx context.Context) ([]specs.Spec, error) {
 		var s specs.Spec
 		var warnings string
 		var q specs.Requirement
-		if err := rows.Scan(&row, &s.ID, &s.Title, &s.Purpose, &s.Kind, &s.Path, &s.Change, &warnings,
+		if err := rows.Scan(&row, &s.ID, &s.Title, &s.Purpose, &s.Kind, &s.Path, &s.Change, &warnings, &s.Template,
 			&reqID, &q.Name, &q.Description, &q.Delta, &q.Line); err != nil {
 			return nil, fmt.Errorf("reading specs: %w", err)
 		}
@@ -248,4 +257,49 @@ func (r *reader) Specs(ctx context.Context) ([]specs.Spec, error) {
 		}
 	}
 	return out, scen.Err()
+}
+
+// ParsedFiles returns the collection's parsed files of one kind, by path.
+func (t *tx) ParsedFiles(ctx context.Context, kind string) (map[string]store.ParsedFile, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT path, size, mtime_ns, hash, data FROM parsed_files
+		WHERE collection_id = ? AND kind = ?`, t.collection, kind)
+	if err != nil {
+		return nil, fmt.Errorf("reading parsed %s files: %w", kind, err)
+	}
+	defer rows.Close()
+	out := map[string]store.ParsedFile{}
+	for rows.Next() {
+		f := store.ParsedFile{Kind: kind}
+		if err := rows.Scan(&f.Path, &f.Size, &f.MTimeNS, &f.Hash, &f.Data); err != nil {
+			return nil, fmt.Errorf("reading parsed %s files: %w", kind, err)
+		}
+		if f.Data == nil {
+			f.Data = []byte{}
+		}
+		out[f.Path] = f
+	}
+	return out, rows.Err()
+}
+
+// SaveParsedFiles replaces the collection's parsed files of one kind.
+func (t *tx) SaveParsedFiles(ctx context.Context, kind string, files []store.ParsedFile) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM parsed_files WHERE collection_id = ? AND kind = ?`, t.collection, kind); err != nil {
+		return fmt.Errorf("clearing parsed %s files: %w", kind, err)
+	}
+	ins, err := t.tx.PrepareContext(ctx, `INSERT INTO parsed_files(collection_id, kind, path, size, mtime_ns, hash, data)
+		VALUES(?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("preparing parsed file insert: %w", err)
+	}
+	defer ins.Close()
+	for _, f := range files {
+		data := f.Data
+		if data == nil {
+			data = []byte{}
+		}
+		if _, err := ins.ExecContext(ctx, t.collection, kind, f.Path, f.Size, f.MTimeNS, f.Hash, data); err != nil {
+			return fmt.Errorf("saving parsed file %s: %w", f.Path, err)
+		}
+	}
+	return nil
 }

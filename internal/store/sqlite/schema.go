@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // schema creates a new database at SchemaVersion. Everything a collection
 // holds names its collection, directly or through its file or chunk, so
@@ -119,6 +119,8 @@ CREATE TABLE package_deps (
 	version_req TEXT NOT NULL,
 	dep_kind    TEXT NOT NULL,
 	is_internal INTEGER NOT NULL,
+	target_kind TEXT NOT NULL DEFAULT '', -- the package an internal dependency resolves to
+	target_path TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (package_id, position)
 );
 CREATE TABLE specs (
@@ -131,6 +133,7 @@ CREATE TABLE specs (
 	path          TEXT NOT NULL,
 	change        TEXT NOT NULL,
 	warnings      TEXT NOT NULL, -- JSON array of strings
+	template      INTEGER NOT NULL DEFAULT 0,
 	UNIQUE (collection_id, spec_id)
 );
 CREATE TABLE spec_requirements (
@@ -154,6 +157,16 @@ CREATE TABLE spec_scenarios (
 	line           INTEGER NOT NULL,
 	UNIQUE (requirement_id, ord)
 );
+CREATE TABLE parsed_files (
+	collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+	kind          TEXT NOT NULL, -- manifest, spec
+	path          TEXT NOT NULL,
+	size          INTEGER NOT NULL,
+	mtime_ns      INTEGER NOT NULL,
+	hash          TEXT NOT NULL,
+	data          BLOB NOT NULL,
+	PRIMARY KEY (collection_id, kind, path)
+) WITHOUT ROWID;
 `
 
 // fromVersion5 brings a version 5 database (one collection, named
@@ -211,9 +224,31 @@ DROP TABLE spec_requirements;
 DROP TABLE specs;
 ` + factsSchema
 
+// fromVersion6 brings a version 6 database to version 7 in place: internal
+// dependencies name the package they resolve to, specs can be marked as
+// unfilled templates, and parsed manifests and specs are kept between runs.
+// The rows already there lack the new facts; the next run of each
+// collection, finding no record of how its facts were made, reads its
+// manifests and specs again (its files stay as they are).
+const fromVersion6 = `
+ALTER TABLE package_deps ADD COLUMN target_kind TEXT NOT NULL DEFAULT '';
+ALTER TABLE package_deps ADD COLUMN target_path TEXT NOT NULL DEFAULT '';
+ALTER TABLE specs ADD COLUMN template INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE parsed_files (
+	collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+	kind          TEXT NOT NULL,
+	path          TEXT NOT NULL,
+	size          INTEGER NOT NULL,
+	mtime_ns      INTEGER NOT NULL,
+	hash          TEXT NOT NULL,
+	data          BLOB NOT NULL,
+	PRIMARY KEY (collection_id, kind, path)
+) WITHOUT ROWID;
+`
+
 // migrate brings the database to SchemaVersion inside one transaction that
 // reads the version it starts from, so two processes cannot both run a
-// step. A new file gets the schema; version 5 is migrated in place; an
+// step. A new file gets the schema; versions 5 and 6 are migrated in place; an
 // older index, which only caches what its files say, is recreated and
 // its next run indexes everything again.
 func (d *DB) migrate(ctx context.Context) error {
@@ -233,7 +268,9 @@ func (d *DB) migrate(ctx context.Context) error {
 	case current > SchemaVersion:
 		return fmt.Errorf("index %s has schema version %d, newer than this lore (%d); upgrade lore or delete the index", d.path, current, SchemaVersion)
 	case current == 5:
-		script = fromVersion5
+		script = fromVersion5 // straight to the current facts tables
+	case current == 6:
+		script = fromVersion6
 	case current == 0:
 		script = schema
 	default:

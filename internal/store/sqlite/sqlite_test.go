@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -175,7 +176,7 @@ func TestMigrateFromVersion5(t *testing.T) {
 		t.Fatalf("files kept by the migration: %v, %v", states, err)
 	}
 	meta, err := tx.Meta(ctx)
-	if err != nil || meta[store.MetaSchemaVersion] != "6" || meta[store.MetaFileCount] != "4" || meta[store.MetaAnalyzerVersion] == "" {
+	if err != nil || meta[store.MetaSchemaVersion] != strconv.Itoa(SchemaVersion) || meta[store.MetaFileCount] != "4" || meta[store.MetaAnalyzerVersion] == "" {
 		t.Fatalf("metadata after the migration: %v, %v", meta, err)
 	}
 	if err := tx.Commit(ctx, time.Now()); err != nil {
@@ -203,6 +204,80 @@ func TestMigrateFromVersion5(t *testing.T) {
 		if n != 0 {
 			t.Errorf("%s survived the migration", table)
 		}
+	}
+}
+
+// TestMigrateFromVersion6 opens an index written by lore with schema 6
+// (testdata/v6.db.gz: a small npm workspace with OpenSpec specs): the
+// first run migrates it in place and keeps its files, packages and specs;
+// the new facts (dependency targets, parsed files) start empty.
+func TestMigrateFromVersion6(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v6.db")
+	gunzipTo(t, "testdata/v6.db.gz", path)
+	if _, err := OpenReadOnly(ctx, path); errs.KindOf(err) != errs.NoIndex {
+		t.Fatalf("reading a version 6 index: %v, want INDEX_OUTDATED", err)
+	}
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Write(ctx, store.DefaultCollection, "/tmp/v6repo", store.WriteOptions{})
+	if err != nil {
+		t.Fatalf("migrating: %v", err)
+	}
+	states, err := tx.FileStates(ctx)
+	if err != nil || len(states) != 13 {
+		t.Fatalf("files kept by the migration: %d, %v", len(states), err)
+	}
+	if parsed, err := tx.ParsedFiles(ctx, store.ParsedManifest); err != nil || len(parsed) != 0 {
+		t.Fatalf("parsed files after the migration: %v, %v", parsed, err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := r.Packages(ctx)
+	if err != nil || len(pkgs) != 3 {
+		t.Fatalf("packages kept: %+v, %v", pkgs, err)
+	}
+	for _, p := range pkgs {
+		for _, d := range p.Dependencies {
+			if d.Target != nil {
+				t.Errorf("%s → %s has a target before any run resolved it", p.Name, d.Name)
+			}
+		}
+	}
+	found, err := r.Specs(ctx)
+	if err != nil || len(found) != 6 {
+		t.Fatalf("specs kept: %d, %v", len(found), err)
+	}
+	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion {
+		t.Errorf("schema version %d, want %d", v, SchemaVersion)
+	}
+}
+
+func gunzipTo(t *testing.T, gzPath, path string) {
+	t.Helper()
+	gz, err := os.Open(gzPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gz.Close()
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
 	}
 }
 

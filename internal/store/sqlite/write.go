@@ -101,12 +101,15 @@ func (t *tx) FileStates(ctx context.Context) (map[string]store.FileState, error)
 	return out, rows.Err()
 }
 
-// DeleteAll removes every file and chunk of the collection (a forced
-// rebuild); its posting lists are dropped at Commit.
+// DeleteAll removes every file, chunk and parsed file of the collection (a
+// forced rebuild); its posting lists are dropped at Commit.
 func (t *tx) DeleteAll(ctx context.Context) error {
 	t.delta.reset = true
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing files: %w", err)
+	}
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM parsed_files WHERE collection_id = ?`, t.collection); err != nil {
+		return fmt.Errorf("clearing parsed files: %w", err)
 	}
 	return nil
 }

@@ -44,6 +44,7 @@ func Run(t *testing.T, b Backend) {
 		{"Meta", testMeta},
 		{"PackagesRoundTrip", testPackages},
 		{"SpecsRoundTrip", testSpecs},
+		{"ParsedFiles", testParsedFiles},
 		{"Vectors", testVectors},
 		{"CollectionsAreIndependent", testCollectionsIndependent},
 		{"RemoveCollection", testRemoveCollection},
@@ -468,7 +469,8 @@ func testPackages(t *testing.T, b Backend) {
 		{Name: "web", Path: "apps/web", Kind: packages.KindNPM, Version: "1.0.0", Description: "the site", Manifest: "apps/web/package.json",
 			Metadata: map[string]any{"private": true, "bin": []any{"web"}, "workspace": ".", "n": 2.5},
 			Dependencies: []packages.Dependency{
-				{Name: "ui", VersionReq: "workspace:*", DepKind: packages.DepRuntime, IsInternal: true},
+				{Name: "ui", VersionReq: "workspace:*", DepKind: packages.DepRuntime, IsInternal: true,
+					Target: &packages.Ref{Kind: packages.KindNPM, Path: "packages/ui"}},
 				{Name: "react", VersionReq: "^18", DepKind: packages.DepPeer},
 			}},
 		{Name: "ui", Path: "packages/ui", Kind: packages.KindNPM, Manifest: "packages/ui/package.json"},
@@ -516,6 +518,8 @@ func testSpecs(t *testing.T, b Backend) {
 			Requirements: []specs.Requirement{{Name: "TOTP", Delta: specs.DeltaAdded, Line: 3, Scenarios: []specs.Scenario{}}},
 			Warnings:     []string{"line 1: no title"}},
 		{ID: "empty", Title: "Empty", Kind: specs.KindSpecKit, Path: "specs/empty/spec.md", Requirements: []specs.Requirement{}},
+		{ID: "new", Kind: specs.KindSpecKit, Path: "specs/new/spec.md", Template: true, Requirements: []specs.Requirement{},
+			Warnings: []string{"unfilled spec-kit template"}},
 	}
 	tx := begin(t, db, "c", "/r")
 	if err := tx.SaveSpecs(ctx, all); err != nil {
@@ -526,9 +530,65 @@ func testSpecs(t *testing.T, b Backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []specs.Spec{all[1], all[0], all[2]} // by ID
+	want := []specs.Spec{all[1], all[0], all[2], all[3]} // by ID
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Specs =\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// testParsedFiles: parsed files are kept per kind and collection, replaced
+// whole, and cleared by a forced rebuild.
+func testParsedFiles(t *testing.T, b Backend) {
+	db := newDB(t, b)
+	manifests := []store.ParsedFile{
+		{Kind: store.ParsedManifest, Path: "go.mod", Size: 10, MTimeNS: 1, Hash: "h1", Data: []byte(`{"a":1}`)},
+		{Kind: store.ParsedManifest, Path: "web/package.json", Size: 20, MTimeNS: 2, Hash: "h2", Data: []byte{}},
+	}
+	spec := []store.ParsedFile{{Kind: store.ParsedSpec, Path: "openspec/specs/a/spec.md", Size: 3, MTimeNS: 4, Hash: "h3", Data: []byte("x")}}
+	tx := begin(t, db, "c", "/r")
+	if got, err := tx.ParsedFiles(ctx, store.ParsedManifest); err != nil || len(got) != 0 {
+		t.Fatalf("ParsedFiles of a new collection = %v, %v", got, err)
+	}
+	if err := tx.SaveParsedFiles(ctx, store.ParsedManifest, manifests); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.SaveParsedFiles(ctx, store.ParsedSpec, spec); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	other := begin(t, db, "other", "/o")
+	if got, err := other.ParsedFiles(ctx, store.ParsedManifest); err != nil || len(got) != 0 {
+		t.Errorf("another collection sees %v, %v", got, err)
+	}
+	commit(t, other)
+
+	tx = begin(t, db, "c", "/r")
+	got, err := tx.ParsedFiles(ctx, store.ParsedManifest)
+	want := map[string]store.ParsedFile{"go.mod": manifests[0], "web/package.json": manifests[1]}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("ParsedFiles =\n%+v\nwant\n%+v (%v)", got, want, err)
+	}
+	if err := tx.SaveParsedFiles(ctx, store.ParsedManifest, manifests[:1]); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	tx = begin(t, db, "c", "/r")
+	if got, _ := tx.ParsedFiles(ctx, store.ParsedManifest); len(got) != 1 {
+		t.Errorf("after replacing: %v", got)
+	}
+	if got, _ := tx.ParsedFiles(ctx, store.ParsedSpec); len(got) != 1 {
+		t.Errorf("replacing manifests touched specs: %v", got)
+	}
+	if err := tx.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	tx = begin(t, db, "c", "/r")
+	defer tx.Rollback()
+	for _, kind := range []string{store.ParsedManifest, store.ParsedSpec} {
+		if got, _ := tx.ParsedFiles(ctx, kind); len(got) != 0 {
+			t.Errorf("%s files after a forced rebuild: %v", kind, got)
+		}
 	}
 }
 
