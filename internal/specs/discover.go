@@ -264,7 +264,7 @@ func (d *discoverer) load(rel, id, kind string) (Spec, bool) {
 		parseOpenSpec(&spec, content)
 	}
 	// A change delta has no title of its own; every other spec should.
-	if spec.Title == "" && spec.Kind != KindOpenSpecChange {
+	if spec.Title == "" && spec.Kind != KindOpenSpecChange && !spec.Template {
 		spec.Warnings = append(spec.Warnings, "no title (expected a '# ' heading); using the spec id")
 	}
 	return spec, true
@@ -315,7 +315,7 @@ func rootCause(err error) string {
 
 var (
 	numberedFolderRE  = lazyRegexp(`^\d+-`)
-	specKitMarkerRE   = lazyRegexp(`(?im)^(?:#{1,6}[ \t]+user[ \t]+story\b|[ \t]*[-*+][ \t]+(?:\*\*)?N?FR-\d+)`)
+	specKitMarkerRE   = lazyRegexp(`(?im)^(?:#{1,6}[ \t]+user[ \t]+story\b|[ \t]*[-*+][ \t]+(?:\*\*)?N?FR-\d+|[ \t]*\|[ \t]*(?:\*\*)?N?FR-\d+)`)
 	requirementLineRE = lazyRegexp(`(?im)^ {0,3}#{2,6}[ \t]+requirement[ \t]*:`)
 	firstTitleRE      = lazyRegexp(`(?m)^ {0,3}#[ \t]+(.*)$`)
 )

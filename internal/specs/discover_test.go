@@ -280,3 +280,34 @@ func TestDiscoverHostileTree(t *testing.T) {
 		t.Fatal("an ignored specs folder was read")
 	}
 }
+
+// TestDiscoverUnfilledTemplate: a spec-kit template nobody filled in is
+// listed under its folder name and marked, without placeholder title,
+// purpose or requirements.
+func TestDiscoverUnfilledTemplate(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"specs/003-new-feature/spec.md": "# Feature Specification: [FEATURE NAME]\n\n**Input**: User description: \"$ARGUMENTS\"\n\n" +
+			"### User Story 1 - [Brief Title] (Priority: P1)\n\n- **FR-001**: System MUST [specific capability]\n",
+		"specs/004-tables/spec.md": "# Feature Specification: Tables\n\n| ID | Requirement |\n|---|---|\n| FR-01 | Rows are requirements. |\n",
+	})
+	found, err := Discover(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := List(found)
+	want := []Summary{
+		{ID: "003-new-feature", Title: "003-new-feature", Kind: KindSpecKit, Template: true,
+			Warnings: []string{"unfilled spec-kit template: the title and purpose are placeholders; 1 requirement(s) still holding placeholders left out"}},
+		{ID: "004-tables", Title: "Tables", Kind: KindSpecKit},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("List =\n%+v\nwant\n%+v", got, want)
+	}
+	if reqs, err := Requirements(found, "004-tables"); err != nil || len(reqs) != 1 || reqs[0].Name != "FR-01" {
+		t.Errorf("requirements of the table spec = %+v, %v", reqs, err)
+	}
+	b, _ := json.Marshal(got[0])
+	if !strings.Contains(string(b), `"template":true`) {
+		t.Errorf("summary JSON %s has no template mark", b)
+	}
+}

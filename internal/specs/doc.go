@@ -34,16 +34,27 @@
 //
 // Parsing is tolerant: bullets may start with "-", "*" or "+", keywords may
 // be bold or plain, upper or lower case, with a colon inside or outside the
-// bold. A file that cannot be fully understood still yields a Spec; what
-// could not be parsed is reported in its Warnings, with line numbers. Files
-// larger than MaxFileSize are not read (the Spec carries a warning).
+// bold. Names are kept exactly as written in their heading, except for
+// balanced emphasis around the whole name ("**Login**" → "Login"); a
+// bullet nested under a clause is part of that clause. A file that cannot
+// be fully understood still yields a Spec; what could not be parsed is
+// reported in its Warnings, with line numbers. Files larger than
+// MaxFileSize are not read (the Spec carries a warning).
 //
 // spec-kit documents map onto the same model: each "### User Story N -
 // Title (Priority: PN)" becomes a requirement named "User Story N - Title"
-// whose scenarios are its numbered acceptance scenarios ("Scenario 1", ...);
-// each "- **FR-001**: ..." bullet becomes a requirement named "FR-001" with
-// the bullet text as its description; the "### Edge Cases" bullets become
-// one requirement named "Edge Cases" without scenarios.
+// whose scenarios are its numbered acceptance scenarios ("Scenario 1", ...),
+// its scenario headings ("#### S1: Title", named as written, with their
+// Given/When/Then bullets) or the rows of a Given/When/Then table; each
+// "- **FR-001**: ..." bullet and each table row whose cell is such an ID
+// ("| FR-01 | The system … | Must |") becomes a requirement named "FR-001"
+// with the text as its description (other columns follow as "Header:
+// value" lines); the "### Edge Cases" bullets become one requirement named
+// "Edge Cases" without scenarios. HTML comments (the template's
+// instructions) are not content. A template nobody filled in (its title is
+// "[FEATURE NAME]" or its input "$ARGUMENTS") is marked Template, listed
+// under its folder name, without the placeholders as title, purpose or
+// requirements.
 //
 // # Navigation and search
 //

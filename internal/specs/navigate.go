@@ -12,6 +12,7 @@ type Summary struct {
 	Title    string   `json:"title"`
 	Purpose  string   `json:"purpose"`
 	Kind     string   `json:"kind"`
+	Template bool     `json:"template,omitempty"` // an unfilled spec-kit template
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -43,7 +44,7 @@ type ScenarioBody struct {
 func List(specs []Spec) []Summary {
 	out := make([]Summary, 0, len(specs))
 	for _, s := range specs {
-		out = append(out, Summary{ID: s.ID, Title: s.Title, Purpose: s.Purpose, Kind: s.Kind, Warnings: s.Warnings})
+		out = append(out, Summary{ID: s.ID, Title: s.Title, Purpose: s.Purpose, Kind: s.Kind, Template: s.Template, Warnings: s.Warnings})
 	}
 	return out
 }

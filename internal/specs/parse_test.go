@@ -708,3 +708,135 @@ func TestStripEmphasis(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue15SpecKitVariants: requirements as table rows, scenarios as
+// "#### S1:" headings and Given/When/Then tables, HTML comments, and the
+// unfilled spec-kit template.
+func TestIssue15SpecKitVariants(t *testing.T) {
+	type req struct {
+		name, description string
+		scenarios         []Scenario
+	}
+	sc := func(name string, line int, given, when, then []string) Scenario {
+		nz := func(l []string) []string {
+			if l == nil {
+				return []string{}
+			}
+			return l
+		}
+		return Scenario{Name: name, Given: nz(given), When: nz(when), Then: nz(then), Line: line}
+	}
+	tests := []struct {
+		name     string
+		content  string
+		title    string
+		purpose  string
+		template bool
+		want     []req
+		warnings []string
+	}{
+		{
+			name: "requirements as table rows",
+			content: "# Feature Specification: Notes\n\n## Requirements\n\n" +
+				"| ID | Requirement | Priority |\n|----|-------------|:--------:|\n" +
+				"| FR-01 | The system shall create notes. | Must |\n" +
+				"| **FR-02** | The system shall delete notes \\| archive them. | |\n" +
+				"| BR-01 | A business rule, not a functional requirement | Must |\n" +
+				"| NFR-01.2 | Notes load within 200 ms. | Should |\n",
+			title: "Notes",
+			want: []req{
+				{"FR-01", "The system shall create notes.\n\nPriority: Must", nil},
+				{"FR-02", "The system shall delete notes | archive them.", nil},
+				{"NFR-01.2", "Notes load within 200 ms.\n\nPriority: Should", nil},
+			},
+		},
+		{
+			name:  "table with the requirement text in another column",
+			title: "T",
+			content: "# T\n| Status | ID | Area | Description |\n|---|---|---|---|\n" +
+				"| Done | FR-7 | Sync | Notes sync across devices. |\n",
+			want: []req{{"FR-7", "Notes sync across devices.\n\nStatus: Done\nArea: Sync", nil}},
+		},
+		{
+			name: "scenarios as S1 headings in a user story",
+			content: "# Feature Specification: Notes\n\n### User Story 1 - Write notes (Priority: P1)\n\nAs a user I write notes.\n\n" +
+				"#### S1: Create a note\n\n- **Given** an empty list\n- **When** I add a note\n- **Then** it is listed\n  - with its title\n\n" +
+				"#### S2: **Given** a note, **When** I delete it, **Then** it is gone\n\n" +
+				"### Edge Cases\n\n- Empty titles are refused.\n",
+			title: "Notes",
+			want: []req{
+				{"User Story 1 - Write notes", "Priority: P1\n\nAs a user I write notes.", []Scenario{
+					sc("S1: Create a note", 7, []string{"an empty list"}, []string{"I add a note"}, []string{"it is listed; with its title"}),
+					sc("S2", 14, []string{"a note"}, []string{"I delete it"}, []string{"it is gone"}),
+				}},
+				{"Edge Cases", "- Empty titles are refused.", nil},
+			},
+		},
+		{
+			name:    "S headings outside any user story",
+			content: "# Feature Specification: Notes\n\n## Acceptance\n\n### S1: Save\nGiven a note, when I save, then it is stored.\n",
+			title:   "Notes",
+			want: []req{{"Acceptance Scenarios", "", []Scenario{
+				sc("S1: Save", 5, []string{"a note"}, []string{"I save"}, []string{"it is stored"}),
+			}}},
+		},
+		{
+			name: "a Given/When/Then table in a user story",
+			content: "# Feature Specification: Notes\n### User Story 1 - Tables\n**Acceptance Scenarios**:\n\n" +
+				"| # | Given | When | Then |\n|---|---|---|---|\n| 1 | a note | I open it | I see it |\n",
+			title: "Notes",
+			want: []req{{"User Story 1 - Tables", "", []Scenario{
+				sc("Scenario 1", 7, []string{"a note"}, []string{"I open it"}, []string{"I see it"}),
+			}}},
+		},
+		{
+			name: "HTML comments are not content",
+			content: "# Feature Specification: Notes\n\n### Edge Cases\n\n<!--\n  - Not an edge case\n-->\n- A real edge case <!-- with a note -->\n\n" +
+				"## Requirements\n<!-- - **FR-009**: commented out -->\n- **FR-001**: System MUST save notes.\n",
+			title: "Notes",
+			want: []req{
+				{"Edge Cases", "- A real edge case", nil},
+				{"FR-001", "System MUST save notes.", nil},
+			},
+		},
+		{
+			name: "the unfilled template",
+			content: "# Feature Specification: [FEATURE NAME]\n\n**Feature Branch**: `[###-feature-name]`\n\n**Input**: User description: \"$ARGUMENTS\"\n\n" +
+				"## User Scenarios & Testing *(mandatory)*\n\n<!--\n  IMPORTANT: prioritise.\n  - Developed independently\n-->\n\n" +
+				"### User Story 1 - [Brief Title] (Priority: P1)\n\n[Describe this user journey in plain language]\n\n**Acceptance Scenarios**:\n\n" +
+				"1. **Given** [initial state], **When** [action], **Then** [expected outcome]\n\n### Edge Cases\n\n- What happens when [boundary condition]?\n\n" +
+				"## Requirements *(mandatory)*\n\n### Functional Requirements\n\n- **FR-001**: System MUST [specific capability]\n",
+			template: true,
+			warnings: []string{"unfilled spec-kit template: the title and purpose are placeholders; 3 requirement(s) still holding placeholders left out"},
+		},
+		{
+			name:    "a filled-in spec with a clarification marker is no template",
+			content: "# Feature Specification: Notes\n\n**Input**: User description: \"notes\"\n\n- **FR-001**: System MUST keep notes for [NEEDS CLARIFICATION: how long?]\n",
+			title:   "Notes", purpose: "notes",
+			want: []req{{"FR-001", "System MUST keep notes for [NEEDS CLARIFICATION: how long?]", nil}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Spec{ID: "x", Kind: KindSpecKit}
+			parseSpecKit(&s, tt.content)
+			if s.Title != tt.title || s.Template != tt.template || (tt.purpose != "" && s.Purpose != tt.purpose) {
+				t.Errorf("title %q template %v purpose %q", s.Title, s.Template, s.Purpose)
+			}
+			var got []req
+			for _, r := range s.Requirements {
+				var scenarios []Scenario
+				if len(r.Scenarios) > 0 {
+					scenarios = r.Scenarios
+				}
+				got = append(got, req{r.Name, r.Description, scenarios})
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("requirements =\n%+v\nwant\n%+v", got, tt.want)
+			}
+			if !reflect.DeepEqual(s.Warnings, tt.warnings) {
+				t.Errorf("warnings = %q, want %q", s.Warnings, tt.warnings)
+			}
+		})
+	}
+}
