@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	svc "github.com/lore-dev/lore/internal/app"
-	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/packages"
 )
@@ -32,8 +31,26 @@ Commands:
   graph ROOT [--depth N]      internal dependency edges reachable from ROOT (depth 1..20, default 3)
   status                      when the index was built and how many packages it holds
 
+show, deps, dependents and graph take --kind KIND and --path DIR to choose
+among packages that share a name (lore lists them when the name is ambiguous).
 The packages come from the index: run "lore index" first.
 `
+
+// choiceFlags are the --kind and --path flags that choose among packages
+// sharing a name.
+type choiceFlags struct{ kind, path *string }
+
+func (c *choiceFlags) add(fs *flag.FlagSet) {
+	c.kind = fs.String("kind", "", "when several packages share the name: the one of this kind ("+strings.Join(packageKinds, ", ")+")")
+	c.path = fs.String("path", "", "when several packages share the name: the one in this folder (or with this manifest)")
+}
+
+func (c *choiceFlags) query(name string) (packages.Query, error) {
+	if *c.kind != "" && !contains(packageKinds, *c.kind) {
+		return packages.Query{}, usagef("--kind must be one of %s, got %q", strings.Join(packageKinds, ", "), *c.kind)
+	}
+	return packages.Query{Name: name, Kind: *c.kind, Path: *c.path}, nil
+}
 
 // subcommandArgs is what every packages and specs subcommand shares: the
 // parsed positionals, the root and the output format.
@@ -115,7 +132,12 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		}
 		return writePackageList(a.stdout, sa.format, found, fmt.Sprintf("no packages match %q", query))
 	case "show":
-		sa, err := parseSubcommand(a, rest, "packages", "show", "show NAME", 1, 1, nil)
+		var choice choiceFlags
+		sa, err := parseSubcommand(a, rest, "packages", "show", "show NAME [--kind KIND] [--path DIR]", 1, 1, choice.add)
+		if err != nil {
+			return err
+		}
+		q, err := choice.query(sa.pos[0])
 		if err != nil {
 			return err
 		}
@@ -123,9 +145,9 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		if err != nil {
 			return err
 		}
-		p, ok := g.Get(sa.pos[0])
-		if !ok {
-			return errs.New(errs.NotFound, errs.CodePackageNotFound, "Package '%s' not found", sa.pos[0])
+		p, err := g.Find(q)
+		if err != nil {
+			return err
 		}
 		if sa.format == "json" {
 			return writeJSON(a.stdout, p)
@@ -134,9 +156,15 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		return nil
 	case "deps":
 		var internal *bool
-		sa, err := parseSubcommand(a, rest, "packages", "deps", "deps NAME [--internal]", 1, 1, func(fs *flag.FlagSet) {
+		var choice choiceFlags
+		sa, err := parseSubcommand(a, rest, "packages", "deps", "deps NAME [--internal] [--kind KIND] [--path DIR]", 1, 1, func(fs *flag.FlagSet) {
 			internal = fs.Bool("internal", false, "only dependencies on packages of this repository")
+			choice.add(fs)
 		})
+		if err != nil {
+			return err
+		}
+		q, err := choice.query(sa.pos[0])
 		if err != nil {
 			return err
 		}
@@ -144,7 +172,7 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		if err != nil {
 			return err
 		}
-		deps, err := g.Dependencies(sa.pos[0], *internal)
+		_, deps, err := g.Dependencies(q, *internal)
 		if err != nil {
 			return err
 		}
@@ -158,7 +186,12 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		writeDependencies(a.stdout, deps)
 		return nil
 	case "dependents":
-		sa, err := parseSubcommand(a, rest, "packages", "dependents", "dependents NAME", 1, 1, nil)
+		var choice choiceFlags
+		sa, err := parseSubcommand(a, rest, "packages", "dependents", "dependents NAME [--kind KIND] [--path DIR]", 1, 1, choice.add)
+		if err != nil {
+			return err
+		}
+		q, err := choice.query(sa.pos[0])
 		if err != nil {
 			return err
 		}
@@ -166,16 +199,22 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		if err != nil {
 			return err
 		}
-		dependents, err := g.Dependents(sa.pos[0])
+		_, dependents, err := g.Dependents(q)
 		if err != nil {
 			return err
 		}
 		return writePackageList(a.stdout, sa.format, dependents, fmt.Sprintf("no package depends on %s", sa.pos[0]))
 	case "graph":
 		var depth *int
-		sa, err := parseSubcommand(a, rest, "packages", "graph", "graph ROOT [--depth N]", 1, 1, func(fs *flag.FlagSet) {
+		var choice choiceFlags
+		sa, err := parseSubcommand(a, rest, "packages", "graph", "graph ROOT [--depth N] [--kind KIND] [--path DIR]", 1, 1, func(fs *flag.FlagSet) {
 			depth = fs.Int("depth", 3, fmt.Sprintf("levels to follow, clamped to %d..%d", packages.MinEdgeDepth, packages.MaxEdgeDepth))
+			choice.add(fs)
 		})
+		if err != nil {
+			return err
+		}
+		q, err := choice.query(sa.pos[0])
 		if err != nil {
 			return err
 		}
@@ -184,20 +223,18 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 			return err
 		}
 		d := max(packages.MinEdgeDepth, min(*depth, packages.MaxEdgeDepth))
-		edges, err := g.Edges(sa.pos[0], d)
+		p, edges, err := g.Edges(q, d)
 		if err != nil {
 			return err
 		}
 		if sa.format == "json" {
-			return writeJSON(a.stdout, map[string]any{"root": sa.pos[0], "depth": d, "edges": edges})
+			return writeJSON(a.stdout, map[string]any{"root": sa.pos[0], "kind": p.Kind, "path": p.Path, "depth": d, "edges": edges})
 		}
 		if len(edges) == 0 {
 			fmt.Fprintf(a.stdout, "%s depends on no package of this repository\n", sa.pos[0])
 			return nil
 		}
-		for _, e := range edges {
-			fmt.Fprintf(a.stdout, "%s -> %s (%s)\n", e.From, e.To, e.DepKind)
-		}
+		writeEdges(a.stdout, p, edges)
 		return nil
 	case "status":
 		sa, err := parseSubcommand(a, rest, "packages", "status", "status", 0, 0, nil)
@@ -304,12 +341,40 @@ func writePackage(w io.Writer, p packages.Package) {
 	writeDependencies(w, p.Dependencies)
 }
 
+// writeEdges prints one edge a line; a name that stands for packages in
+// several folders in this graph is followed by its folder.
+func writeEdges(w io.Writer, root packages.Package, edges []packages.Edge) {
+	folders := map[string]map[string]bool{root.Name: {root.Path: true}}
+	note := func(name, path string) {
+		if folders[name] == nil {
+			folders[name] = map[string]bool{}
+		}
+		folders[name][path] = true
+	}
+	for _, e := range edges {
+		note(e.From, e.FromPath)
+		note(e.To, e.ToPath)
+	}
+	label := func(name, path string) string {
+		if len(folders[name]) > 1 {
+			return name + " [" + path + "]"
+		}
+		return name
+	}
+	for _, e := range edges {
+		fmt.Fprintf(w, "%s -> %s (%s)\n", label(e.From, e.FromPath), label(e.To, e.ToPath), e.DepKind)
+	}
+}
+
 func writeDependencies(w io.Writer, deps []packages.Dependency) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, d := range deps {
 		where := "external"
 		if d.IsInternal {
 			where = "internal"
+			if d.Target != nil {
+				where += " (" + d.Target.Kind + " " + d.Target.Path + ")"
+			}
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.Name, orDash(d.VersionReq), d.DepKind, where)
 	}

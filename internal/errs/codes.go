@@ -26,6 +26,7 @@ const (
 
 	// Things looked up by name.
 	CodePackageNotFound     = "PACKAGE_NOT_FOUND"
+	CodePackageAmbiguous    = "PACKAGE_AMBIGUOUS" // a name several packages share; kind or path chooses
 	CodeSpecNotFound        = "SPEC_NOT_FOUND"
 	CodeRequirementNotFound = "REQUIREMENT_NOT_FOUND"
 	CodeScenarioNotFound    = "SCENARIO_NOT_FOUND"

@@ -21,7 +21,11 @@ import (
 //
 //	Search query must not be empty
 //	Package '<name>' not found
+//	Package '<name>' is ambiguous: <n> packages have that name (<kind> <path>, …); give kind or path to choose
 //	No index found for path: <path>. Run 'index_codebase' tool first.
+//
+// A package is identified by kind and path; the tools that name one take
+// kind and path to choose among packages that share a name.
 
 // maxPackageResults is how many packages search_packages returns.
 const maxPackageResults = 20
@@ -107,7 +111,11 @@ var (
 		"name":        sString("the dependency as declared; for an internal one, the name of that package"),
 		"version_req": sString("the version requirement as declared"),
 		"dep_kind":    sEnum("", packages.DepRuntime, packages.DepDev, packages.DepPeer, packages.DepOptional, packages.DepBuild),
-		"is_internal": sBool("true when it names another package of this repository"),
+		"is_internal": sBool("true when it resolves to a package of this repository (possibly the package itself)"),
+		"target": sObject(map[string]any{
+			"kind": sEnum("", packageKinds...),
+			"path": sString("the folder of the package it resolves to"),
+		}, "kind", "path"),
 	}, "name", "dep_kind", "is_internal")
 )
 
@@ -126,26 +134,40 @@ type searchPackagesArgs struct {
 	Query string `arg:"query,required" desc:"Words to find in package names, descriptions and paths."`
 }
 
-// packageNameArgs name one package: get_package's and package_dependents's arguments.
+// choiceArgs choose among packages that share a name.
+type choiceArgs struct {
+	Kind string `arg:"kind" enum:"${packageKinds}" desc:"When several packages share the name: the one of this kind."`
+	Path string `arg:"path" desc:"When several packages share the name: the one in this folder (or with this manifest), relative to the root."`
+}
+
+// packageNameArgs name one package: package_dependents's arguments.
 type packageNameArgs struct {
 	Name string `arg:"name,required" desc:"The exact package name."`
+	choiceArgs
 }
 
 // getPackageArgs are get_package's arguments.
 type getPackageArgs struct {
 	Name string `arg:"name,required" desc:"The exact package name (e.g. @acme/ui, example.com/lib, com.acme:core)."`
+	choiceArgs
 }
 
 // packageDependenciesArgs are package_dependencies's arguments.
 type packageDependenciesArgs struct {
 	Name         string `arg:"name,required" desc:"The exact package name."`
 	InternalOnly bool   `arg:"internal_only" default:"false" desc:"Only dependencies on other packages of this repository."`
+	choiceArgs
 }
 
 // dependencyGraphArgs are dependency_graph's arguments.
 type dependencyGraphArgs struct {
 	Root  string `arg:"root,required" desc:"The exact name of the package to start from."`
 	Depth int    `arg:"depth" default:"${defaultGraphDepth}" desc:"Levels of dependencies to follow; clamped to ${packages.MinEdgeDepth}..${packages.MaxEdgeDepth}."`
+	choiceArgs
+}
+
+func (c choiceArgs) query(name string) packages.Query {
+	return packages.Query{Name: name, Kind: c.Kind, Path: c.Path}
 }
 
 // listPackagesArgs are list_packages's arguments.
@@ -188,7 +210,9 @@ func (s *Server) getPackageTool() *tool {
 			Name:  "get_package",
 			Title: "Get a package",
 			Description: "Everything lore knows of the package with exactly this name: path, kind, version, description, " +
-				"metadata, manifest and its dependencies (name, version_req, dep_kind, is_internal).",
+				"metadata (role: fixture, example or docs for manifests outside the workspaces), manifest and its dependencies " +
+				"(name, version_req, dep_kind, is_internal, and the target {kind, path} of an internal one). " +
+				"When several packages share the name, give kind or path; the error lists the candidates.",
 			Annotations:  readOnlyAnnotations("Get a package"),
 			Icons:        iconPackage,
 			OutputSchema: packageDetailSchema(),
@@ -198,10 +222,9 @@ func (s *Server) getPackageTool() *tool {
 		if err != nil {
 			return nil, err
 		}
-		name := in.Name
-		p, ok := g.Get(name)
-		if !ok {
-			return nil, errs.New(errs.NotFound, errs.CodePackageNotFound, "Package '%s' not found", name).With("name", name)
+		p, err := g.Find(in.query(in.Name))
+		if err != nil {
+			return nil, err
 		}
 		return &outcome{structured: packageDetail{packageSummary: summarize(p), Manifest: p.Manifest, Dependencies: nonNilDeps(p.Dependencies)}}, nil
 	})
@@ -213,14 +236,17 @@ func (s *Server) packageDependenciesTool() *tool {
 			Name:  "package_dependencies",
 			Title: "Dependencies of a package",
 			Description: "The dependencies a package declares, in manifest order by kind: name, version_req, dep_kind " +
-				"(runtime, dev, peer, optional, build) and is_internal. With internal_only, only those on packages of this repository.",
+				"(runtime, dev, peer, optional, build), is_internal and target. With internal_only, only those on packages of this repository. " +
+				"kind and path choose among packages that share the name.",
 			Annotations: readOnlyAnnotations("Dependencies of a package"),
 			Icons:       iconGraph,
 			OutputSchema: outputSchema(map[string]any{
 				"name":          sString("the package"),
+				"kind":          sEnum("the package's kind", packageKinds...),
+				"path":          sString("the package's folder"),
 				"internal_only": sBool("whether only internal dependencies are listed"),
 				"dependencies":  sArray(dependencySchema),
-			}, "name", "internal_only", "dependencies"),
+			}, "name", "kind", "path", "internal_only", "dependencies"),
 		},
 	}, func(ctx context.Context, c *call, in *packageDependenciesArgs) (*outcome, error) {
 		g, err := s.packageGraph(ctx, c)
@@ -228,26 +254,30 @@ func (s *Server) packageDependenciesTool() *tool {
 			return nil, err
 		}
 		name, internalOnly := in.Name, in.InternalOnly
-		deps, err := g.Dependencies(name, internalOnly)
+		p, deps, err := g.Dependencies(in.query(name), internalOnly)
 		if err != nil {
 			return nil, err
 		}
-		return &outcome{structured: map[string]any{"name": name, "internal_only": internalOnly, "dependencies": nonNilDeps(deps)}}, nil
+		return &outcome{structured: map[string]any{"name": name, "kind": p.Kind, "path": p.Path, "internal_only": internalOnly,
+			"dependencies": nonNilDeps(deps)}}, nil
 	})
 }
 
 func (s *Server) packageDependentsTool() *tool {
 	return newTool(&tool{
 		def: &sdk.Tool{
-			Name:        "package_dependents",
-			Title:       "Dependents of a package",
-			Description: "Every package of this repository that declares a dependency on the named package, sorted by name.",
+			Name:  "package_dependents",
+			Title: "Dependents of a package",
+			Description: "Every package of this repository that declares a dependency resolving to the named package, sorted by name. " +
+				"kind and path choose among packages that share the name.",
 			Annotations: readOnlyAnnotations("Dependents of a package"),
 			Icons:       iconGraph,
 			OutputSchema: outputSchema(map[string]any{
 				"name":       sString("the package depended on"),
+				"kind":       sEnum("its kind", packageKinds...),
+				"path":       sString("its folder"),
 				"dependents": sArray(packageSummarySchema),
-			}, "name", "dependents"),
+			}, "name", "kind", "path", "dependents"),
 		},
 	}, func(ctx context.Context, c *call, in *packageNameArgs) (*outcome, error) {
 		g, err := s.packageGraph(ctx, c)
@@ -255,11 +285,11 @@ func (s *Server) packageDependentsTool() *tool {
 			return nil, err
 		}
 		name := in.Name
-		dependents, err := g.Dependents(name)
+		p, dependents, err := g.Dependents(in.query(name))
 		if err != nil {
 			return nil, err
 		}
-		return &outcome{structured: map[string]any{"name": name, "dependents": summarizeAll(dependents)}}, nil
+		return &outcome{structured: map[string]any{"name": name, "kind": p.Kind, "path": p.Path, "dependents": summarizeAll(dependents)}}, nil
 	})
 }
 
@@ -268,19 +298,24 @@ func (s *Server) dependencyGraphTool() *tool {
 		def: &sdk.Tool{
 			Name:  "dependency_graph",
 			Title: "Dependency graph",
-			Description: fmt.Sprintf("The internal dependency graph reachable from a package, breadth-first: edges {from, to, dep_kind}, "+
-				"level by level, each level sorted. depth is clamped to %d..%d; cycles end.", packages.MinEdgeDepth, packages.MaxEdgeDepth),
+			Description: fmt.Sprintf("The internal dependency graph reachable from a package, breadth-first: edges {from, to, dep_kind, from_path, to_path}, "+
+				"level by level, each level sorted. depth is clamped to %d..%d; cycles end. kind and path choose the root among packages that share its name.",
+				packages.MinEdgeDepth, packages.MaxEdgeDepth),
 			Annotations: readOnlyAnnotations("Dependency graph"),
 			Icons:       iconGraph,
 			OutputSchema: outputSchema(map[string]any{
 				"root":  sString("the starting package"),
+				"kind":  sEnum("its kind", packageKinds...),
+				"path":  sString("its folder"),
 				"depth": sInt("the depth walked, after clamping"),
 				"edges": sArray(sObject(map[string]any{
-					"from":     sString("the package declaring the dependency"),
-					"to":       sString("the package depended on"),
-					"dep_kind": sString("runtime, dev, peer, optional or build"),
-				}, "from", "to", "dep_kind")),
-			}, "root", "depth", "edges"),
+					"from":      sString("the package declaring the dependency"),
+					"to":        sString("the package depended on"),
+					"dep_kind":  sString("runtime, dev, peer, optional or build"),
+					"from_path": sString("the folder of from"),
+					"to_path":   sString("the folder of to"),
+				}, "from", "to", "dep_kind", "from_path", "to_path")),
+			}, "root", "kind", "path", "depth", "edges"),
 		},
 	}, func(ctx context.Context, c *call, in *dependencyGraphArgs) (*outcome, error) {
 		g, err := s.packageGraph(ctx, c)
@@ -289,14 +324,14 @@ func (s *Server) dependencyGraphTool() *tool {
 		}
 		root := in.Root
 		depth := max(packages.MinEdgeDepth, min(in.Depth, packages.MaxEdgeDepth))
-		edges, err := g.Edges(root, depth)
+		p, edges, err := g.Edges(in.query(root), depth)
 		if err != nil {
 			return nil, err
 		}
 		if edges == nil {
 			edges = []packages.Edge{}
 		}
-		return &outcome{structured: map[string]any{"root": root, "depth": depth, "edges": edges}}, nil
+		return &outcome{structured: map[string]any{"root": root, "kind": p.Kind, "path": p.Path, "depth": depth, "edges": edges}}, nil
 	})
 }
 

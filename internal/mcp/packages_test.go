@@ -301,3 +301,91 @@ func TestPackagesErrors(t *testing.T) {
 		t.Errorf("failed calls are not logged with their root:\n%s", e.log.String())
 	}
 }
+
+// TestPackagesSharedNames: packages are told apart by kind and path. A
+// name two packages of the build share is ambiguous: the error lists the
+// candidates; kind or path chooses. A fixture with the name does not make
+// a name ambiguous.
+func TestPackagesSharedNames(t *testing.T) {
+	e := newEnv(t, map[string]string{
+		"package.json":                     `{"name": "root", "private": true, "workspaces": ["packages/*"]}`,
+		"packages/core/package.json":       `{"name": "core", "version": "1.0.0"}`,
+		"packages/app/package.json":        `{"name": "app", "dependencies": {"core": "workspace:*", "util": "*"}}`,
+		"packages/util/package.json":       `{"name": "util", "dependencies": {"core": "workspace:*"}}`,
+		"tools/core/package.json":          `{"name": "core", "version": "9.0.0"}`,
+		"test/fixtures/util/package.json":  `{"name": "util", "version": "0.0.1"}`,
+		"test/fixtures/other/package.json": `{"name": "other", "dependencies": {"util": "*"}}`,
+	})
+	cs := indexed(t, e, nil, nil)
+	sc := newSchemaChecker(t, cs)
+
+	res := callTool(t, cs, "get_package", map[string]any{"name": "core"})
+	sc.check(t, "get_package", res)
+	te := toolErrorOf(t, res)
+	wantMsg := "Package 'core' is ambiguous: 2 packages have that name (npm packages/core, npm tools/core); give kind or path to choose"
+	if te["code"] != "PACKAGE_AMBIGUOUS" || te["message"] != wantMsg || textOf(res) != wantMsg {
+		t.Fatalf("get_package(core): %v", te)
+	}
+	details, _ := te["details"].(map[string]any)
+	candidates, _ := details["candidates"].([]any)
+	if details["name"] != "core" || len(candidates) != 2 || candidates[1].(map[string]any)["manifest"] != "tools/core/package.json" {
+		t.Errorf("details = %v", details)
+	}
+
+	call := func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		res := callTool(t, cs, name, args)
+		if res.IsError {
+			t.Fatalf("%s(%v): %s", name, args, textOf(res))
+		}
+		sc.check(t, name, res)
+		return structured(t, res)
+	}
+	if got := call("get_package", map[string]any{"name": "core", "path": "tools/core"}); got["version"] != "9.0.0" {
+		t.Errorf("get_package(core, tools/core) = %v", got)
+	}
+	if got := call("get_package", map[string]any{"name": "core", "path": "packages/core/package.json", "kind": "npm"}); got["version"] != "1.0.0" {
+		t.Errorf("get_package(core, its manifest) = %v", got)
+	}
+	// util: the workspace member wins over the fixture, and a fixture's
+	// dependency may still resolve to it.
+	if got := call("get_package", map[string]any{"name": "util"}); got["path"] != "packages/util" {
+		t.Errorf("get_package(util) = %v", got)
+	}
+	dependents := call("package_dependents", map[string]any{"name": "core", "path": "packages/core"})
+	if names := namesOf(t, dependents["dependents"]); !slices.Equal(names, []string{"app", "util"}) || dependents["path"] != "packages/core" {
+		t.Errorf("package_dependents(core in packages/core) = %v", dependents)
+	}
+	if none := call("package_dependents", map[string]any{"name": "core", "path": "tools/core"}); len(none["dependents"].([]any)) != 0 {
+		t.Errorf("package_dependents(core in tools/core) = %v", none)
+	}
+	deps := call("package_dependencies", map[string]any{"name": "app", "internal_only": true})
+	var targets []string
+	for _, d := range deps["dependencies"].([]any) {
+		target := d.(map[string]any)["target"].(map[string]any)
+		targets = append(targets, target["kind"].(string)+" "+target["path"].(string))
+	}
+	if !slices.Equal(targets, []string{"npm packages/core", "npm packages/util"}) {
+		t.Errorf("targets of app's dependencies = %v", targets)
+	}
+	graph := call("dependency_graph", map[string]any{"root": "app", "depth": 5})
+	edges := graph["edges"].([]any)
+	if len(edges) != 3 || edges[0].(map[string]any)["to_path"] != "packages/core" || graph["path"] != "packages/app" {
+		t.Errorf("dependency_graph(app) = %v", graph)
+	}
+	for _, tt := range []struct {
+		args map[string]any
+		code string
+		msg  string
+	}{
+		{map[string]any{"name": "core", "kind": "cargo"}, "PACKAGE_NOT_FOUND", "Package 'core' not found of kind 'cargo'; packages of that name: npm packages/core, npm tools/core"},
+		{map[string]any{"name": "core", "kind": "rust"}, "INVALID_ARGUMENT", `Argument kind must be one of npm, go, cargo, python, maven, gradle, composer, gem, nuget, dart, swift; got "rust"`},
+		{map[string]any{"name": "nope", "path": "x"}, "PACKAGE_NOT_FOUND", "Package 'nope' not found"},
+	} {
+		res := callTool(t, cs, "get_package", tt.args)
+		sc.check(t, "get_package", res)
+		if te := toolErrorOf(t, res); te["code"] != tt.code || te["message"] != tt.msg {
+			t.Errorf("get_package(%v) = %v, want %s %q", tt.args, te, tt.code, tt.msg)
+		}
+	}
+}

@@ -125,9 +125,9 @@ func Build(manifests []Manifest) (pkgs []Package, problems []Problem) {
 	resolveGradle(drafts)
 	drafts = mergePython(drafts)
 	drafts, problems = nameUnnamed(drafts, problems)
-	applyWorkspaces(drafts)
+	index := applyWorkspaces(drafts)
 	inheritCargoWorkspace(drafts)
-	markInternal(drafts)
+	newResolver(drafts, index).markInternal()
 
 	for _, d := range drafts {
 		if d.isPackage {
@@ -211,55 +211,6 @@ func nameKey(kind, name string) string {
 	return name
 }
 
-// markInternal resolves path dependencies and project references to the
-// packages they point at, then marks every dependency that names another
-// package of the same ecosystem as internal and gives it that package's
-// exact name.
-func markInternal(drafts []*draft) {
-	byName := map[string]*draft{}
-	byFolder := map[string]*draft{}
-	byManifest := map[string]*draft{}
-	for _, d := range drafts { // drafts are in manifest-path order: first wins
-		if !d.isPackage {
-			continue
-		}
-		eco := ecosystem(d.pkg.Kind)
-		for _, key := range packageKeys(d) {
-			if _, taken := byName[eco+"\x00"+key]; !taken {
-				byName[eco+"\x00"+key] = d
-			}
-		}
-		folderKey := eco + "\x00" + d.pkg.Path
-		if _, taken := byFolder[folderKey]; !taken {
-			byFolder[folderKey] = d
-		}
-		byManifest[d.manifest] = d
-	}
-	for _, d := range drafts {
-		if !d.isPackage {
-			continue
-		}
-		eco := ecosystem(d.pkg.Kind)
-		for i := range d.deps {
-			dep := &d.deps[i]
-			var target *draft
-			switch {
-			case dep.localManifest != "":
-				target = byManifest[dep.localManifest]
-			case dep.localPath != "":
-				target = byFolder[eco+"\x00"+dep.localPath]
-			}
-			if target == nil {
-				target = byName[eco+"\x00"+nameKey(d.pkg.Kind, dep.Name)]
-			}
-			if target != nil && target != d && ecosystem(target.pkg.Kind) == eco {
-				dep.IsInternal = true
-				dep.Name = target.pkg.Name
-			}
-		}
-	}
-}
-
 // packageKeys are the names other manifests may use to refer to d.
 func packageKeys(d *draft) []string {
 	keys := []string{nameKey(d.pkg.Kind, d.pkg.Name)}
@@ -276,16 +227,24 @@ func packageKeys(d *draft) []string {
 // from the database exactly as it was built.
 func finish(d *draft) Package {
 	p := d.pkg
-	seen := map[Dependency]bool{}
+	type key struct {
+		dep    Dependency
+		target Ref
+	}
+	seen := map[key]bool{}
 	p.Dependencies = []Dependency{}
 	for _, raw := range d.deps {
 		dep := raw.Dependency
 		dep.Name = strings.TrimSpace(dep.Name)
 		dep.VersionReq = strings.TrimSpace(dep.VersionReq)
-		if dep.Name == "" || seen[dep] {
+		k := key{dep: dep}
+		if dep.Target != nil {
+			k.dep.Target, k.target = nil, *dep.Target
+		}
+		if dep.Name == "" || seen[k] {
 			continue
 		}
-		seen[dep] = true
+		seen[k] = true
 		p.Dependencies = append(p.Dependencies, dep)
 	}
 	sortDependencies(p.Dependencies)
@@ -305,8 +264,18 @@ func sortDependencies(deps []Dependency) {
 		if a.VersionReq != b.VersionReq {
 			return a.VersionReq < b.VersionReq
 		}
-		return !a.IsInternal && b.IsInternal
+		if a.IsInternal != b.IsInternal {
+			return !a.IsInternal
+		}
+		return refString(a.Target) < refString(b.Target)
 	})
+}
+
+func refString(r *Ref) string {
+	if r == nil {
+		return ""
+	}
+	return r.Kind + "\x00" + r.Path
 }
 
 func sortPackages(pkgs []Package) {

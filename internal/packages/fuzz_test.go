@@ -52,7 +52,7 @@ func FuzzBuild(f *testing.F) {
 		}
 		g := NewGraph(pkgs)
 		for _, p := range pkgs {
-			if _, err := g.Edges(p.Name, MaxEdgeDepth); err != nil {
+			if _, _, err := g.Edges(Query{Name: p.Name, Kind: p.Kind, Path: p.Manifest}, MaxEdgeDepth); err != nil {
 				t.Fatalf("Edges(%s): %v", p.Name, err)
 			}
 		}

@@ -28,7 +28,7 @@ type workspaceDecl struct {
 // Cargo members) are looked up in a map and only real globs are matched, so
 // a repository with thousands of manifests and modules costs one lookup per
 // package instead of one glob match per package and module.
-func applyWorkspaces(drafts []*draft) {
+func applyWorkspaces(drafts []*draft) *workspaceIndex {
 	var decls []*workspaceDecl
 	for _, d := range drafts {
 		for i := range d.workspaces {
@@ -74,6 +74,7 @@ func applyWorkspaces(drafts []*draft) {
 			d.pkg.Metadata["workspace_members"] = list
 		}
 	}
+	return index
 }
 
 // workspaceIndex finds the nearest workspace declaration that includes a

@@ -17,6 +17,11 @@ var packageColumnWeights = []float64{
 	5.0,  // name parts: the name split at case changes and punctuation
 }
 
+// rolePackageWeight scales the score of a package outside the repository's
+// workspaces (a test fixture, an example, a documentation snippet: see
+// packages.RoleOf), so that a fixture named like a module ranks below it.
+const rolePackageWeight = 0.5
+
 // PackageIndex answers package searches over a fixed list of packages,
 // in memory. Build one per index generation with NewPackageIndex; it is
 // immutable and safe for concurrent use.
@@ -26,6 +31,9 @@ type PackageIndex struct {
 	// order is each package's rank in name, path, kind, manifest order
 	// (then input order), the tie-break of equal scores.
 	order []int32
+	// weight scales each package's score (rolePackageWeight for a package
+	// with a role, else 1).
+	weight []float64
 }
 
 // NewPackageIndex indexes pkgs (as a store loads them) for Search. Its
@@ -58,10 +66,18 @@ func NewPackageIndex(pkgs []packages.Package) *PackageIndex {
 	for rank, i := range byName {
 		order[i] = int32(rank)
 	}
+	weight := make([]float64, len(pkgs))
+	for i, p := range pkgs {
+		weight[i] = 1
+		if packages.RoleOf(p) != "" {
+			weight[i] = rolePackageWeight
+		}
+	}
 	return &PackageIndex{
-		pkgs:  pkgs,
-		fts:   newFTSIndex(ftsTokenizer{}, packageColumnWeights, rows),
-		order: order,
+		pkgs:   pkgs,
+		fts:    newFTSIndex(ftsTokenizer{}, packageColumnWeights, rows),
+		order:  order,
+		weight: weight,
 	}
 }
 
@@ -81,8 +97,9 @@ func (x *PackageIndex) Len() int { return len(x.pkgs) }
 //   - every term must match; if no package matches every term and there
 //     are several, packages matching any term are returned instead;
 //   - packages rank by BM25 (FTS5's formula and parameters) with the
-//     column weights name 10, name parts 5, description 2, path 1; equal
-//     scores are ordered by name, path, kind, manifest.
+//     column weights name 10, name parts 5, description 2, path 1, halved
+//     for a package with a role (fixture, example, docs); equal scores are
+//     ordered by name, path, kind, manifest.
 //
 // The only errors are the query checks'. An empty result is an empty,
 // non-nil slice.
@@ -120,7 +137,11 @@ func (x *PackageIndex) rank(phrases []ftsPhrase, all bool, limit int) []int32 {
 	if all {
 		keep = func(matched int) bool { return matched == len(phrases) }
 	}
-	best := topK(x.fts.search(phrases, keep), limit, func(a, b ftsScored) bool {
+	scored := x.fts.search(phrases, keep)
+	for i := range scored {
+		scored[i].score *= x.weight[scored[i].row]
+	}
+	best := topK(scored, limit, func(a, b ftsScored) bool {
 		if a.score != b.score {
 			return a.score > b.score
 		}

@@ -118,6 +118,23 @@ func TestPackageIndexWeights(t *testing.T) {
 	}
 }
 
+// TestPackageIndexRoles: a fixture, example or documentation package named
+// like a module ranks below the module, even where its path sorts first.
+func TestPackageIndexRoles(t *testing.T) {
+	x := NewPackageIndex([]packages.Package{
+		{Name: "maven-core", Path: "compat/src/test/p1", Metadata: map[string]any{"role": packages.RoleFixture}},
+		{Name: "maven-core", Path: "impl/maven-core", Description: "the core"},
+		{Name: "maven-core-docs", Path: "docs/snippet", Metadata: map[string]any{"role": packages.RoleDocs}},
+	})
+	got, err := x.Search("maven-core", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := pkgNames(got); !slices.Equal(names, []string{"maven-core@impl/maven-core", "maven-core@compat/src/test/p1", "maven-core-docs@docs/snippet"}) {
+		t.Errorf("ranking = %v; want the module first", names)
+	}
+}
+
 func TestPackageIndexDeterministic(t *testing.T) {
 	pkgs := testPackages()
 	want, err := NewPackageIndex(pkgs).Search("a", 100)
