@@ -160,3 +160,61 @@ func pom(group, artifact, modules, deps string) string {
 func mavenDep(group, artifact string) string {
 	return "<dependency><groupId>" + group + "</groupId><artifactId>" + artifact + "</artifactId></dependency>"
 }
+
+// TestIssue15CargoSelfDependency: a crate that depends on itself by path
+// (bevy_math's `bevy_math = { path = ".", features = [...] }` among its
+// dev-dependencies, to test with extra features) records an internal
+// self-edge, whichever way it is written; by name alone a package never
+// resolves to itself (it means a published copy).
+func TestIssue15CargoSelfDependency(t *testing.T) {
+	tests := []struct {
+		name     string
+		files    map[string]string
+		internal bool
+	}{
+		{"path dot", map[string]string{
+			"crates/bevy_math/Cargo.toml": "[package]\nname = \"bevy_math\"\n[dev-dependencies]\nbevy_math = { path = \".\", default-features = false, features = [\"approx\"] }\n",
+		}, true},
+		{"path to its own folder", map[string]string{
+			"crates/bevy_math/Cargo.toml": "[package]\nname = \"bevy_math\"\n[dev-dependencies]\nbevy_math = { path = \"../bevy_math\" }\n",
+		}, true},
+		{"inherited from the workspace", map[string]string{
+			"Cargo.toml":                  "[workspace]\nmembers = [\"crates/*\"]\n[workspace.dependencies]\nbevy_math = { path = \"crates/bevy_math\", version = \"0.17\" }\n",
+			"crates/bevy_math/Cargo.toml": "[package]\nname = \"bevy_math\"\n[dev-dependencies]\nbevy_math = { workspace = true, features = [\"approx\"] }\n",
+		}, true},
+		{"by name only", map[string]string{
+			"crates/bevy_math/Cargo.toml": "[package]\nname = \"bevy_math\"\n[dev-dependencies]\nbevy_math = \"0.16\"\n",
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pkgs, problems := buildFiles(tt.files)
+			if len(problems) != 0 {
+				t.Fatal(problems)
+			}
+			p := findPackage(t, pkgs, "bevy_math")
+			if len(p.Dependencies) != 1 {
+				t.Fatalf("dependencies = %+v", p.Dependencies)
+			}
+			dep := p.Dependencies[0]
+			self := &Ref{Kind: KindCargo, Path: "crates/bevy_math"}
+			if dep.IsInternal != tt.internal || (tt.internal && (dep.Target == nil || *dep.Target != *self)) || (!tt.internal && dep.Target != nil) {
+				t.Fatalf("dependency = %+v (target %+v), want internal %v", dep, dep.Target, tt.internal)
+			}
+			g := NewGraph(pkgs)
+			_, edges, err := g.Edges(Query{Name: "bevy_math"}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, dependents, _ := g.Dependents(Query{Name: "bevy_math"})
+			if tt.internal {
+				want := Edge{From: "bevy_math", To: "bevy_math", DepKind: DepDev, FromPath: "crates/bevy_math", ToPath: "crates/bevy_math"}
+				if len(edges) != 1 || edges[0] != want || len(dependents) != 1 {
+					t.Errorf("edges %v, dependents %d; want one self-edge", edges, len(dependents))
+				}
+			} else if len(edges) != 0 || len(dependents) != 0 {
+				t.Errorf("edges %v, dependents %d; want none", edges, len(dependents))
+			}
+		})
+	}
+}

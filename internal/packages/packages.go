@@ -22,12 +22,17 @@
 //     named after its folder; at the repository root, where the folder name is
 //     unknown, it is skipped (silently when it is a workspace root).
 //
-// A dependency is internal when it names another package of the same
-// ecosystem (Maven and Gradle count as one), compared the way the ecosystem
-// compares names (PEP 503 normalisation for Python, case-insensitively for
-// Composer, NuGet and SwiftPM), or when it points at that package's folder
-// or project file (path dependencies, go.mod replace directives, Gradle
-// project(…), ProjectReference).
+// A dependency is internal when it points at a package's folder or project
+// file (path dependencies, go.mod replace directives, Gradle project(…),
+// ProjectReference) — possibly the package's own folder, a self-edge such
+// as Cargo's `foo = { path = "." }` — or when it names another package of
+// the same ecosystem (Maven and Gradle count as one), compared the way the
+// ecosystem compares names (PEP 503 normalisation for Python,
+// case-insensitively for Composer, NuGet and SwiftPM). By name, a package
+// of the depending package's own workspace comes first, and a package
+// outside the workspaces under a test, fixture, example or docs folder (see
+// RoleFixture) is never chosen from outside its own workspace. The
+// dependency records the package it resolves to as its Target.
 package packages
 
 import (
