@@ -14,11 +14,13 @@ import (
 // workspace root for its details.
 type rawDep struct {
 	Dependency
-	localPath     string // folder (relative to the root) a path dependency points at
-	localManifest string // manifest file (relative to the root) a project reference points at
-	gradleProject string // Gradle project path such as ":libs:core", resolved through settings
-	fromWorkspace bool   // Cargo `workspace = true`: details come from [workspace.dependencies]
-	workspaceKey  string // the key to look up in [workspace.dependencies]
+	localPath      string // folder (relative to the root) a path dependency points at
+	localManifest  string // manifest file (relative to the root) a project reference points at
+	gradleProject  string // Gradle project path such as ":libs:core", resolved through settings
+	gradleAccessor string // Gradle type-safe project accessor such as "libs.core" (from projects.libs.core)
+	catalogRef     string // Gradle version catalog reference such as "libs.kotlin.reflect"
+	fromWorkspace  bool   // Cargo `workspace = true`: details come from [workspace.dependencies]
+	workspaceKey   string // the key to look up in [workspace.dependencies]
 }
 
 // draft is what one manifest contributes before cross-manifest resolution.
@@ -29,9 +31,10 @@ type draft struct {
 	isPackage  bool // false for manifests that only configure workspaces or builds
 	workspaces []workspaceDecl
 
-	cargo  *cargoExtra     // Cargo.toml specifics needed by workspace inheritance
-	gradle *gradleSettings // settings.gradle(.kts) contents
-	pom    *pomProject     // pom.xml contents, resolved against parents later
+	cargo   *cargoExtra     // Cargo.toml specifics needed by workspace inheritance
+	gradle  *gradleSettings // settings.gradle(.kts) contents
+	catalog *versionCatalog // gradle/<name>.versions.toml contents
+	pom     *pomProject     // pom.xml contents, resolved against parents later
 }
 
 // parser reads one manifest. It returns a nil draft for a file that declares
@@ -39,6 +42,9 @@ type draft struct {
 type parser func(m Manifest, dir string) (*draft, error)
 
 func parserFor(manifestPath string) parser {
+	if isVersionCatalog(manifestPath) {
+		return parseVersionCatalog
+	}
 	base := path.Base(manifestPath)
 	switch base {
 	case "package.json":

@@ -141,24 +141,33 @@ func gradleConfigurationKind(config string) (kind string, ok bool) {
 
 // parseGradleBuild reads a build.gradle or build.gradle.kts: top-level
 // group, version and description assignments and the dependencies { … }
-// blocks. The project's name comes from settings (see resolveGradle).
+// blocks. The project's name comes from settings (see resolveGradle). A
+// dependencies block of a test source set (Kotlin Multiplatform's
+// commonTest.dependencies { … }, jvmTest { dependencies { … } }) holds dev
+// dependencies.
 func parseGradleBuild(m Manifest, _ string) (*draft, error) {
 	s := &tokenStream{tokens: tokenize(string(m.Data), groovySyntax)}
 	d := &draft{isPackage: true, pkg: Package{Kind: KindGradle, Metadata: map[string]any{}}}
-	depth := 0
+	var blocks []string // the name of each enclosing block
 	for ; !s.done(); s.pos++ {
 		t := s.peek(0)
 		switch {
 		case t.kind == tokPunct && t.text == "{":
-			depth++
+			blocks = append(blocks, blockName(s))
 		case t.kind == tokPunct && t.text == "}":
-			depth--
+			if len(blocks) > 0 {
+				blocks = blocks[:len(blocks)-1]
+			}
 		case t.kind == tokIdent && t.text == "dependencies" && s.isPunct(1, "{"):
+			test := isTestSourceSet(blocks)
+			if s.isPunct(-1, ".") && s.peek(-2).kind == tokIdent { // commonTest.dependencies { … }
+				test = test || isTestSourceSet([]string{s.peek(-2).text})
+			}
 			s.pos++
 			end := blockEnd(s)
-			d.deps = append(d.deps, gradleDependencies(&tokenStream{tokens: s.tokens[s.pos+1 : end]})...)
-			s.pos = end // on the closing brace, which the depth count skips
-		case depth == 0 && t.kind == tokIdent && (s.isPunct(1, "=") || s.peek(1).kind == tokString) &&
+			d.deps = append(d.deps, gradleDependencies(&tokenStream{tokens: s.tokens[s.pos+1 : end]}, test)...)
+			s.pos = end // on the closing brace, which the block count skips
+		case len(blocks) == 0 && t.kind == tokIdent && (s.isPunct(1, "=") || s.peek(1).kind == tokString) &&
 			(t.text == "group" || t.text == "version" || t.text == "description"):
 			value := s.peek(1)
 			if value.kind != tokString {
@@ -180,6 +189,31 @@ func parseGradleBuild(m Manifest, _ string) (*draft, error) {
 	return d, nil
 }
 
+// blockName names the block whose opening brace is at the cursor: the
+// identifier before it ("jvmTest {"), or the variable of
+// "val jvmTest by getting {".
+func blockName(s *tokenStream) string {
+	prev := s.peek(-1)
+	if prev.kind != tokIdent {
+		return ""
+	}
+	if (prev.text == "getting" || prev.text == "creating") && s.isIdent(-2, "by") && s.peek(-3).kind == tokIdent {
+		return s.peek(-3).text
+	}
+	return prev.text
+}
+
+// isTestSourceSet reports whether one of the enclosing blocks is a test
+// source set (test, commonTest, jvmTest, androidUnitTest, …).
+func isTestSourceSet(blocks []string) bool {
+	for _, b := range blocks {
+		if b == "test" || strings.HasSuffix(b, "Test") || strings.HasSuffix(b, "TestFixtures") {
+			return true
+		}
+	}
+	return false
+}
+
 // blockEnd returns the index of the brace closing the block whose opening
 // brace is at the cursor (or the last index).
 func blockEnd(s *tokenStream) int {
@@ -193,8 +227,9 @@ func blockEnd(s *tokenStream) int {
 	return end
 }
 
-// gradleDependencies reads the statements of one dependencies block.
-func gradleDependencies(s *tokenStream) []rawDep {
+// gradleDependencies reads the statements of one dependencies block; in a
+// test source set's block, runtime dependencies are dev ones.
+func gradleDependencies(s *tokenStream, test bool) []rawDep {
 	var deps []rawDep
 	for !s.done() {
 		t := s.peek(0)
@@ -212,6 +247,9 @@ func gradleDependencies(s *tokenStream) []rawDep {
 		parenthesised := s.isPunct(0, "(")
 		if parenthesised {
 			s.pos++
+		}
+		if test && kind == DepRuntime {
+			kind = DepDev
 		}
 		if dep, ok := gradleDependencyNotation(s, kind); ok {
 			deps = append(deps, dep)
@@ -270,20 +308,51 @@ func gradleDependencyNotation(s *tokenStream, kind string) (rawDep, bool) {
 		}
 		dep.VersionReq = fields["version"]
 		return dep, true
-	case t.text == "libs" && s.isPunct(1, "."):
-		var parts []string
-		for s.peek(0).kind == tokIdent {
-			parts = append(parts, s.peek(0).text)
-			s.pos++
-			if !s.isPunct(0, ".") || s.peek(1).kind != tokIdent {
-				break
-			}
-			s.pos++
+	case t.text == "projects" && s.isPunct(1, ".") && s.peek(2).kind == tokIdent:
+		// A type-safe project accessor: projects.fooBar, projects.libs.core.
+		parts := dottedIdents(s)
+		dep.gradleAccessor = strings.Join(parts[1:], ".")
+		dep.Name = strings.Join(parts, ".") // until resolveGradle finds the project
+		return dep, true
+	case s.isPunct(1, ".") && s.peek(2).kind == tokIdent && !isGradleKeyword(t.text):
+		// A version catalog reference: libs.guava, libs.kotlin.reflect,
+		// libs.bundles.ktor. The catalog decides (see resolveGradle).
+		parts := dottedIdents(s)
+		if len(parts) < 2 || parts[len(parts)-1] == "get" && len(parts) < 3 {
+			return dep, false
 		}
-		dep.Name = strings.Join(parts, ".")
+		if parts[len(parts)-1] == "get" { // libs.foo.get()
+			parts = parts[:len(parts)-1]
+		}
+		dep.catalogRef = strings.Join(parts, ".")
+		dep.Name = dep.catalogRef
 		return dep, true
 	}
 	return dep, false
+}
+
+// dottedIdents reads "a.b.c" at the cursor; the cursor ends after it.
+func dottedIdents(s *tokenStream) []string {
+	var parts []string
+	for s.peek(0).kind == tokIdent {
+		parts = append(parts, s.peek(0).text)
+		s.pos++
+		if !s.isPunct(0, ".") || s.peek(1).kind != tokIdent {
+			break
+		}
+		s.pos++
+	}
+	return parts
+}
+
+// isGradleKeyword reports identifiers that start an expression but never a
+// catalog reference.
+func isGradleKeyword(name string) bool {
+	switch name {
+	case "project", "files", "fileTree", "gradleApi", "localGroovy", "gradleTestKit", "rootProject", "it", "this":
+		return true
+	}
+	return false
 }
 
 // gradleCoordinates splits "group:artifact:version[:classifier][@ext]".
@@ -302,13 +371,19 @@ func gradleCoordinates(notation, kind string) (rawDep, bool) {
 	return dep, true
 }
 
-// resolveGradle names Gradle projects from their settings and points
-// project(":x") dependencies at the folders those projects live in.
+// resolveGradle names Gradle projects from their settings, points
+// project(":x") dependencies and type-safe project accessors (projects.x)
+// at the folders those projects live in, and replaces version catalog
+// references by the coordinates the catalog gives them.
 func resolveGradle(drafts []*draft) {
 	var settings []*gradleSettings
+	catalogs := map[string]*versionCatalog{} // "folder\x00name" → catalog
 	for _, d := range drafts {
 		if d.gradle != nil {
 			settings = append(settings, d.gradle)
+		}
+		if d.catalog != nil {
+			catalogs[d.catalog.dir+"\x00"+d.catalog.name] = d.catalog
 		}
 	}
 	// Deeper settings files describe nested builds and take precedence.
@@ -337,10 +412,12 @@ func resolveGradle(drafts []*draft) {
 		return nil
 	}
 
+	var projects []*draft
 	for _, d := range drafts {
 		if d.pkg.Kind != KindGradle || !d.isPackage {
 			continue
 		}
+		projects = append(projects, d)
 		if o, ok := owners[d.pkg.Path]; ok {
 			if o.projectPath == ":" {
 				d.pkg.Name = o.settings.rootName
@@ -349,21 +426,225 @@ func resolveGradle(drafts []*draft) {
 			}
 			d.pkg.Metadata["gradle_path"] = o.projectPath
 		}
-		st := nearestSettings(d.pkg.Path)
-		for i := range d.deps {
-			dep := &d.deps[i]
-			if dep.gradleProject == "" {
+	}
+	// Folder names stand in for names settings do not give; the accessors
+	// below need every project's name.
+	buildOf := map[*draft]*gradleSettings{}
+	for _, d := range projects {
+		buildOf[d] = nearestSettings(d.pkg.Path)
+		if d.pkg.Name == "" && d.pkg.Path != "." {
+			d.pkg.Name = path.Base(d.pkg.Path)
+		}
+	}
+	for _, d := range projects {
+		st := buildOf[d]
+		deps := d.deps[:0:0]
+		for _, dep := range d.deps {
+			switch {
+			case dep.gradleProject != "":
+				relative := strings.ReplaceAll(strings.TrimPrefix(dep.gradleProject, ":"), ":", "/")
+				switch {
+				case st != nil && st.projects[dep.gradleProject] != "":
+					dep.localPath = st.projects[dep.gradleProject]
+				case st != nil:
+					dep.localPath = joinRel(st.dir, relative)
+				default:
+					dep.localPath = joinRel(".", relative)
+				}
+			case dep.gradleAccessor != "":
+				if folder, name := resolveAccessor(dep.gradleAccessor, st, projects, buildOf); folder != "" {
+					dep.localPath, dep.Name = folder, name
+				}
+			case dep.catalogRef != "":
+				resolved, keep := resolveCatalogRef(dep, d.pkg.Path, catalogs)
+				if keep {
+					deps = append(deps, resolved...)
+				}
 				continue
 			}
-			relative := strings.ReplaceAll(strings.TrimPrefix(dep.gradleProject, ":"), ":", "/")
-			switch {
-			case st != nil && st.projects[dep.gradleProject] != "":
-				dep.localPath = st.projects[dep.gradleProject]
-			case st != nil:
-				dep.localPath = joinRel(st.dir, relative)
-			default:
-				dep.localPath = joinRel(".", relative)
+			deps = append(deps, dep)
+		}
+		d.deps = deps
+	}
+}
+
+// accessorKey normalises a type-safe project accessor ("ktorClient.ktorClientCore")
+// or a project path (":ktor-client:ktor-client-core") for comparison:
+// Gradle spells each project name in camel case (kebab-case and snake_case
+// words joined), so case and separators are dropped, segment by segment.
+func accessorKey(segments []string) string {
+	keys := make([]string, len(segments))
+	for i, segment := range segments {
+		keys[i] = strings.NewReplacer("-", "", "_", "", ".", "").Replace(strings.ToLower(segment))
+	}
+	return strings.Join(keys, "/")
+}
+
+// resolveAccessor finds the project a type-safe accessor names: among the
+// projects its build's settings include, else (settings that include
+// projects in ways lore cannot read, such as ktor's own DSL) among the
+// Gradle projects of the same build, by name. It returns the project's
+// folder and name, or "" when no project matches.
+func resolveAccessor(accessor string, st *gradleSettings, projects []*draft, buildOf map[*draft]*gradleSettings) (folder, name string) {
+	want := accessorKey(strings.Split(accessor, "."))
+	if st != nil {
+		for _, projectPath := range sortedKeys(st.projects) {
+			if accessorKey(strings.Split(strings.TrimPrefix(projectPath, ":"), ":")) == want && st.projects[projectPath] != "" {
+				return st.projects[projectPath], projectPath[strings.LastIndex(projectPath, ":")+1:]
 			}
 		}
 	}
+	last := want[strings.LastIndex(want, "/")+1:]
+	for _, p := range projects {
+		if buildOf[p] == st && p.pkg.Name != "" && accessorKey([]string{p.pkg.Name}) == last {
+			return p.pkg.Path, p.pkg.Name
+		}
+	}
+	return "", ""
+}
+
+// resolveCatalogRef replaces a version catalog reference by what the
+// nearest catalog of that name (gradle/<name>.versions.toml in the folder of
+// the project or one above) defines: a library's coordinates and version,
+// or every library of a bundle. keep is false for references that are no
+// dependency (libs.versions.x, libs.plugins.x) and for references to an
+// unknown catalog other than libs (a buildSrc constant, most likely).
+func resolveCatalogRef(dep rawDep, dir string, catalogs map[string]*versionCatalog) (resolved []rawDep, keep bool) {
+	parts := strings.Split(dep.catalogRef, ".")
+	var catalog *versionCatalog
+	for d := dir; ; d = path.Dir(d) {
+		if c := catalogs[d+"\x00"+parts[0]]; c != nil {
+			catalog = c
+			break
+		}
+		if d == "." || d == "/" {
+			break
+		}
+	}
+	if catalog == nil {
+		return []rawDep{dep}, parts[0] == "libs"
+	}
+	rest := parts[1:]
+	switch rest[0] {
+	case "versions", "plugins":
+		return nil, false
+	case "bundles":
+		aliases, ok := catalog.bundles[catalogAlias(strings.Join(rest[1:], "."))]
+		if !ok {
+			return []rawDep{dep}, true
+		}
+		for _, alias := range aliases {
+			if lib, ok := catalog.libraries[alias]; ok {
+				resolved = append(resolved, rawDep{Dependency: Dependency{Name: lib.module, VersionReq: lib.version, DepKind: dep.DepKind}})
+			}
+		}
+		return resolved, true
+	}
+	lib, ok := catalog.libraries[catalogAlias(strings.Join(rest, "."))]
+	if !ok {
+		return []rawDep{dep}, true
+	}
+	dep.Name, dep.VersionReq, dep.catalogRef = lib.module, lib.version, ""
+	return []rawDep{dep}, true
+}
+
+// versionCatalog is a Gradle version catalog (gradle/libs.versions.toml).
+type versionCatalog struct {
+	name      string // the accessor's name: "libs" for libs.versions.toml
+	dir       string // the build's folder, where gradle/ is
+	libraries map[string]catalogLibrary
+	bundles   map[string][]string // alias → library aliases
+}
+
+type catalogLibrary struct{ module, version string }
+
+// catalogAlias normalises an alias the way Gradle turns it into an
+// accessor: "kotlin-reflect", "kotlin_reflect" and "kotlin.reflect" are all
+// libs.kotlin.reflect.
+func catalogAlias(alias string) string {
+	return strings.NewReplacer("-", ".", "_", ".").Replace(strings.ToLower(alias))
+}
+
+// isVersionCatalog reports a version catalog file: gradle/<name>.versions.toml.
+func isVersionCatalog(rel string) bool {
+	dir, base := path.Split(rel)
+	name, ok := strings.CutSuffix(base, ".versions.toml")
+	return ok && name != "" && path.Base(strings.TrimSuffix(dir, "/")) == "gradle"
+}
+
+// parseVersionCatalog reads a version catalog's [versions], [libraries]
+// and [bundles]. It declares no package.
+func parseVersionCatalog(m Manifest, dir string) (*draft, error) {
+	doc, err := decodeTOML(m.Data)
+	if err != nil {
+		return nil, err
+	}
+	c := &versionCatalog{
+		name:      strings.TrimSuffix(path.Base(m.Path), ".versions.toml"),
+		dir:       path.Dir(dir),
+		libraries: map[string]catalogLibrary{},
+		bundles:   map[string][]string{},
+	}
+	versions, _ := doc["versions"].(map[string]any)
+	version := func(v any) string {
+		switch t := v.(type) {
+		case string:
+			return t
+		case map[string]any:
+			if ref := stringValue(t["ref"]); ref != "" {
+				return catalogVersion(versions[ref])
+			}
+			return catalogVersion(t)
+		}
+		return ""
+	}
+	libraries, _ := doc["libraries"].(map[string]any)
+	for _, alias := range sortedKeys(libraries) {
+		var lib catalogLibrary
+		switch v := libraries[alias].(type) {
+		case string:
+			parts := strings.Split(v, ":")
+			if len(parts) < 2 {
+				continue
+			}
+			lib.module = parts[0] + ":" + parts[1]
+			if len(parts) > 2 {
+				lib.version = parts[2]
+			}
+		case map[string]any:
+			lib.module = stringValue(v["module"])
+			if lib.module == "" && stringValue(v["group"]) != "" && stringValue(v["name"]) != "" {
+				lib.module = stringValue(v["group"]) + ":" + stringValue(v["name"])
+			}
+			lib.version = version(v["version"])
+		}
+		if lib.module != "" {
+			c.libraries[catalogAlias(alias)] = lib
+		}
+	}
+	bundles, _ := doc["bundles"].(map[string]any)
+	for _, alias := range sortedKeys(bundles) {
+		var members []string
+		for _, member := range stringList(bundles[alias]) {
+			members = append(members, catalogAlias(member))
+		}
+		c.bundles[catalogAlias(alias)] = members
+	}
+	return &draft{catalog: c}, nil
+}
+
+// catalogVersion reads a version: "1.2" or a rich version {strictly,
+// require, prefer}.
+func catalogVersion(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case map[string]any:
+		for _, key := range []string{"strictly", "require", "prefer"} {
+			if s := stringValue(t[key]); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }

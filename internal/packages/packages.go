@@ -5,7 +5,8 @@
 //
 // Supported manifests: package.json and pnpm-workspace.yaml (npm, yarn,
 // pnpm), go.mod and go.work, Cargo.toml, pyproject.toml and setup.cfg,
-// pom.xml, build.gradle(.kts) and settings.gradle(.kts), composer.json,
+// pom.xml, build.gradle(.kts), settings.gradle(.kts) and Gradle version
+// catalogs (gradle/<name>.versions.toml), composer.json,
 // *.gemspec, *.csproj / *.fsproj / *.vbproj, pubspec.yaml and Package.swift.
 //
 // Naming conventions, chosen so that a dependency's name equals the Name of
@@ -15,7 +16,10 @@
 //     dependencies name them); group and artifact are also in Metadata.
 //   - Gradle projects are named like Gradle names them: rootProject.name for
 //     the root, the last segment of the include path for subprojects, the
-//     folder name otherwise. Their external dependencies are "group:artifact".
+//     folder name otherwise. Their external dependencies are "group:artifact";
+//     type-safe project accessors (projects.fooBar) resolve to the project
+//     whose name they spell, version catalog references (libs.foo.bar,
+//     libs.bundles.x) to the catalog's coordinates.
 //   - .NET projects are named AssemblyName, else PackageId, else the project
 //     file's base name.
 //   - A manifest without a declared name (an npm app, a composer project) is
@@ -160,7 +164,7 @@ var skippedDirs = map[string]bool{
 func IsManifest(rel string) bool {
 	rel = strings.TrimPrefix(path.Clean(strings.ReplaceAll(rel, "\\", "/")), "./")
 	dir, base := path.Split(rel)
-	if !manifestFiles[base] && !manifestExtensions[path.Ext(base)] {
+	if !manifestFiles[base] && !manifestExtensions[path.Ext(base)] && !isVersionCatalog(rel) {
 		return false
 	}
 	if path.Ext(base) != "" && base == path.Ext(base) { // ".csproj" alone is no project
