@@ -83,68 +83,6 @@ func parserFor(manifestPath string) parser {
 	return nil
 }
 
-// Build parses every manifest, applies workspace membership and inheritance,
-// marks the dependencies that name another package of the set as internal,
-// and returns the packages sorted by name then path. Manifests that cannot
-// be parsed are returned as problems and skipped. The result depends only on
-// the input, not on its order.
-func Build(manifests []Manifest) (pkgs []Package, problems []Problem) {
-	sorted := append([]Manifest(nil), manifests...)
-	for i := range sorted {
-		sorted[i].Path = cleanRel(sorted[i].Path)
-	}
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-
-	var drafts []*draft
-	for i, m := range sorted {
-		if i > 0 && sorted[i-1].Path == m.Path {
-			problems = append(problems, Problem{Path: m.Path, Message: "manifest given more than once; only the first copy is read"})
-			continue
-		}
-		if m.Path == "" || m.Path == "." || strings.HasPrefix(m.Path, "../") || m.Path == ".." || strings.HasPrefix(m.Path, "/") {
-			problems = append(problems, Problem{Path: m.Path, Message: "manifest path must be a file path relative to the root"})
-			continue
-		}
-		parse := parserFor(m.Path)
-		if parse == nil {
-			problems = append(problems, Problem{Path: m.Path, Message: "not a recognised manifest file name"})
-			continue
-		}
-		d, err := parse(m, path.Dir(m.Path))
-		if err != nil {
-			problems = append(problems, Problem{Path: m.Path, Message: err.Error()})
-			continue
-		}
-		if d == nil {
-			continue
-		}
-		d.manifest = m.Path
-		d.pkg.Manifest = m.Path
-		d.pkg.Path = path.Dir(m.Path)
-		if d.pkg.Metadata == nil {
-			d.pkg.Metadata = map[string]any{}
-		}
-		drafts = append(drafts, d)
-	}
-
-	resolvePOMs(drafts)
-	resolveGradle(drafts)
-	drafts = mergePython(drafts)
-	drafts, problems = nameUnnamed(drafts, problems)
-	index := applyWorkspaces(drafts)
-	inheritCargoWorkspace(drafts)
-	newResolver(drafts, index).markInternal()
-
-	for _, d := range drafts {
-		if d.isPackage {
-			pkgs = append(pkgs, finish(d))
-		}
-	}
-	sortPackages(pkgs)
-	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Path < problems[j].Path })
-	return pkgs, problems
-}
-
 // cleanRel turns p into a clean slash-separated relative path.
 func cleanRel(p string) string {
 	p = strings.ReplaceAll(p, "\\", "/")
