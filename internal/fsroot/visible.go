@@ -61,7 +61,7 @@ func (v *realView) visible(p string, isDir bool) bool {
 	}
 	parent, name := splitLast(rel)
 	d := v.dir(parent)
-	if !d.visible || v.w.hidden(name) {
+	if !d.visible || v.w.hidden(name, rel, false) {
 		return false
 	}
 	return !excluded(d.patterns, append(slices.Clip(d.comps), name), false)
@@ -83,7 +83,7 @@ func (v *realView) dir(rel string) *realDir {
 		parentRel, name := splitLast(rel)
 		parent := v.dir(parentRel)
 		d = &realDir{abs: filepath.Join(parent.abs, name), comps: append(slices.Clip(parent.comps), name)}
-		d.visible = parent.visible && !v.w.hidden(name) && !excluded(parent.patterns, d.comps, true) &&
+		d.visible = parent.visible && !v.w.hidden(name, rel, true) && !excluded(parent.patterns, d.comps, true) &&
 			!v.w.skipByName(name, rel, lazyNames(parent.abs)) && !v.w.skipByContents(name, lazyNames(d.abs))
 		if d.visible {
 			d.patterns = append(slices.Clip(parent.patterns), dirPatterns(d.abs, d.comps)...)

@@ -52,6 +52,13 @@ type WalkOptions struct {
 	// IncludeHidden visits names starting with "." (except ".git" and the
 	// hidden folders of the default skip list).
 	IncludeHidden bool
+	// ShowHidden, if set, is asked about each hidden folder (by its
+	// slash-separated path relative to the root) and walks the ones it
+	// returns true for as if their names did not start with ".": the
+	// indexer shows the folders a workspace declares members in
+	// ("examples/.*/*"). Hidden files stay hidden; ".git", ignore rules and
+	// the default skips still apply. The files tools never set it.
+	ShowHidden func(rel string) bool
 	// Dir restricts Walk to one folder, relative to the root (validated like
 	// Resolve); "" walks the whole root. Reported paths stay relative to the
 	// root. If the folder itself is ignored nothing is visited.
@@ -258,10 +265,10 @@ func (w *walker) descend(parts []string, lastIsDir bool) bool {
 	comps := slices.Clone(w.root.base)
 	for i, name := range parts {
 		w.patterns = append(w.patterns, dirPatterns(abs, comps)...)
-		if w.hidden(name) {
+		isDir := lastIsDir || i < len(parts)-1
+		if w.hidden(name, strings.Join(parts[:i+1], "/"), isDir) {
 			return false
 		}
-		isDir := lastIsDir || i < len(parts)-1
 		child := filepath.Join(abs, name)
 		comps = append(comps, name)
 		if excluded(w.patterns, comps, isDir) {
@@ -278,8 +285,17 @@ func (w *walker) descend(parts []string, lastIsDir bool) bool {
 	return true
 }
 
-func (w *walker) hidden(name string) bool {
-	return name == ".git" || (!w.opts.IncludeHidden && strings.HasPrefix(name, "."))
+// hidden reports whether the entry name (at rel, relative to the root) is
+// left out for its name: ".git" always; other names starting with "."
+// unless hidden entries are included or, for a folder, ShowHidden shows it.
+func (w *walker) hidden(name, rel string, isDir bool) bool {
+	switch {
+	case name == ".git":
+		return true
+	case w.opts.IncludeHidden || !strings.HasPrefix(name, "."):
+		return false
+	}
+	return !isDir || w.opts.ShowHidden == nil || !w.opts.ShowHidden(rel)
 }
 
 func (w *walker) skipped(rel, reason string) {
@@ -330,7 +346,7 @@ func (w *walker) visibleItems(d *dir, entries []os.DirEntry) []item {
 	var items []item
 	for _, e := range entries {
 		name := e.Name()
-		if w.hidden(name) {
+		if w.hidden(name, joinRel(d.rel, name), e.IsDir()) {
 			continue
 		}
 		mode := e.Type()

@@ -463,6 +463,50 @@ func TestWalkOptions(t *testing.T) {
 	})
 }
 
+// TestWalkShowHidden: ShowHidden opens the hidden folders it names (a
+// workspace's "examples/.*/*"), and nothing else: hidden files stay hidden,
+// ignore rules and .git still apply, and without it (the files tools)
+// nothing changes.
+func TestWalkShowHidden(t *testing.T) {
+	r := newRoot(t, map[string]string{
+		"examples/a/package.json":           "{}",
+		"examples/.test/b/package.json":     "{}",
+		"examples/.test/b/.env":             "SECRET=1",
+		"examples/.test/b/.cache/x.json":    "{}",
+		"examples/.experimental/c/index.js": "x",
+		"examples/.ignored/d/package.json":  "{}",
+		"examples/.gitignore":               ".ignored/\n",
+		".hidden/e/package.json":            "{}",
+	})
+	show := func(rel string) bool {
+		return rel == "examples/.test" || rel == "examples/.experimental" || rel == "examples/.ignored"
+	}
+	tests := []struct {
+		name string
+		opts WalkOptions
+		want []string
+	}{
+		{"without ShowHidden", WalkOptions{}, []string{"examples/a/package.json"}},
+		{"with ShowHidden", WalkOptions{ShowHidden: show},
+			[]string{"examples/.experimental/c/index.js", "examples/.test/b/package.json", "examples/a/package.json"}},
+		{"under a folder", WalkOptions{ShowHidden: show, Dir: "examples"},
+			[]string{"examples/.experimental/c/index.js", "examples/.test/b/package.json", "examples/a/package.json"}},
+		{"starting in a shown folder", WalkOptions{ShowHidden: show, Dir: "examples/.test"}, []string{"examples/.test/b/package.json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			requireRels(t, walkRels(t, r, tt.opts), tt.want)
+		})
+	}
+	// The files tools keep hiding them.
+	if _, err := r.ReadDir("examples/.test", WalkOptions{}); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("ReadDir of a hidden folder without ShowHidden: %v", err)
+	}
+	if !r.Ignored("examples/.test/b/package.json", false) {
+		t.Error("a file in a hidden folder is not reported as ignored")
+	}
+}
+
 func TestWalkUnreadableFolder(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root can read anything")

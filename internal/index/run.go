@@ -96,7 +96,8 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		}
 	}
 
-	files, err := walk(ctx, root, db.Location(), fsroot.WalkOptions{MaxFileSize: opts.MaxFileSize, SkipDirs: opts.SkipDirs})
+	walkOpts := fsroot.WalkOptions{MaxFileSize: opts.MaxFileSize, SkipDirs: opts.SkipDirs}
+	files, err := walk(ctx, root, db.Location(), walkOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	if err := saveProjectFacts(ctx, tx, root.Path(), files, opts.SpecsDir, stats); err != nil {
+	if err := saveProjectFacts(ctx, tx, factsInput{root: root, files: files, walkOpts: walkOpts, specsDir: opts.SpecsDir}, stats); err != nil {
 		return nil, err
 	}
 	if err := updateVectors(ctx, tx, opts.Embedder, prevMeta, stats); err != nil {
