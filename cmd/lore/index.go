@@ -99,7 +99,9 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	fmt.Fprintf(a.stdout, "  files scanned   %d\n  files indexed   %d\n  unchanged       %d\n  deleted         %d\n  chunks          %d\n  errors          %d\n  duration        %s\n  index           %s\n",
 		stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors,
 		stats.Duration.Round(time.Millisecond), stats.IndexPath)
-	fmt.Fprintf(a.stdout, "  packages        %d\n  specs           %d\n", stats.Packages, stats.Specs)
+	fmt.Fprintf(a.stdout, "  packages        %d (%d of %d manifests read, %s)\n  specs           %d (%d of %d files read, %s)\n",
+		stats.Packages, stats.ManifestsRead, stats.Manifests, share(stats.PackagesMS, stats.DurationMS),
+		stats.Specs, stats.SpecFilesRead, stats.SpecFiles, share(stats.SpecsMS, stats.DurationMS))
 	for _, fe := range stats.FileErrors {
 		fmt.Fprintf(a.stdout, "  error: %s: %s\n", fe.Path, fe.Message)
 	}
@@ -188,4 +190,12 @@ func absPath(p string) string {
 		return abs
 	}
 	return p
+}
+
+// share renders a phase's time and its part of the run: "42 ms, 3%".
+func share(ms, total int64) string {
+	if total <= 0 {
+		return fmt.Sprintf("%d ms", ms)
+	}
+	return fmt.Sprintf("%d ms, %d%%", ms, ms*100/total)
 }

@@ -2,10 +2,16 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
@@ -14,41 +20,124 @@ import (
 	"github.com/lore-dev/lore/internal/store"
 )
 
+// Collection metadata that makes packages and specs incremental: how the
+// stored packages and specs were made (a run made differently resolves
+// again), and the manifest problems of the last resolution, reported again
+// by runs that keep its packages.
+const (
+	metaPackagesState    = "packages_state"
+	metaPackagesProblems = "packages_problems"
+	metaSpecsState       = "specs_state"
+)
+
+// packagesState and specsState describe the code that made the stored
+// packages and specs.
+var (
+	packagesState = "parser " + packages.ParserVersion + ", resolver " + packages.ResolverVersion
+	specsState    = "parser " + specs.ParserVersion
+)
+
 // factsInput is what saveProjectFacts needs of a run.
 type factsInput struct {
 	root     *fsroot.Root
 	files    []fsroot.File // the walked files
 	walkOpts fsroot.WalkOptions
 	specsDir string
+	prevMeta map[string]string
 }
 
-// saveProjectFacts parses the package manifests among the walked files
-// (and those in hidden folders a workspace names as members) and the specs
-// under the root, and stores both in the run's transaction.
+// saveProjectFacts brings the run's packages and specs up to date; see
+// savePackages and saveSpecs. It records the time each took in stats.
 func saveProjectFacts(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
-	var parsed []packages.Parsed
-	seen := map[string]bool{}
-	read := func(files []fsroot.File) {
-		for _, f := range files {
-			if seen[f.Rel] || !packages.IsManifest(f.Rel) {
-				continue
-			}
-			seen[f.Rel] = true
-			data, err := os.ReadFile(f.Abs)
-			if err != nil {
-				stats.Warnings = append(stats.Warnings, FileError{Path: f.Rel, Message: err.Error()})
-				continue
-			}
-			parsed = append(parsed, packages.Parse(packages.Manifest{Path: f.Rel, Data: data}))
-		}
+	start := time.Now()
+	if err := savePackages(ctx, tx, in, stats); err != nil {
+		return err
 	}
-	read(in.files)
+	stats.PackagesMS = time.Since(start).Milliseconds()
+	start = time.Now()
+	if err := saveSpecs(ctx, tx, in, stats); err != nil {
+		return err
+	}
+	stats.SpecsMS = time.Since(start).Milliseconds()
+	return nil
+}
+
+// manifestLoader reads manifests through the parses earlier runs kept: a
+// manifest with the size and modification time it had is not read, one
+// whose content hash is the same is not parsed again.
+type manifestLoader struct {
+	prev    map[string]store.ParsedFile
+	next    map[string]store.ParsedFile
+	parsed  []packages.Parsed
+	changed bool // a manifest is new or its content changed
+	touched bool // a kept parse needs its new modification time
+	read    int  // manifests read from disk
+	stats   *Stats
+}
+
+func (l *manifestLoader) load(files []fsroot.File) {
+	for _, f := range files {
+		if _, done := l.next[f.Rel]; done || !packages.IsManifest(f.Rel) {
+			continue
+		}
+		mtime := f.ModTime.UnixNano()
+		prev, known := l.prev[f.Rel]
+		if known && prev.Size == f.Size && prev.MTimeNS == mtime {
+			if p, err := packages.UnmarshalParsed(f.Rel, prev.Data); err == nil {
+				l.keep(prev, p)
+				continue
+			}
+		}
+		data, err := os.ReadFile(f.Abs)
+		if err != nil {
+			l.stats.Warnings = append(l.stats.Warnings, FileError{Path: f.Rel, Message: err.Error()})
+			l.changed = true
+			continue
+		}
+		l.read++
+		sum := sha256.Sum256(data)
+		entry := store.ParsedFile{Kind: store.ParsedManifest, Path: f.Rel, Size: int64(len(data)), MTimeNS: mtime, Hash: hex.EncodeToString(sum[:16])}
+		if known && prev.Hash == entry.Hash {
+			if p, err := packages.UnmarshalParsed(f.Rel, prev.Data); err == nil {
+				entry.Data = prev.Data
+				l.touched = true
+				l.keep(entry, p)
+				continue
+			}
+		}
+		p := packages.Parse(packages.Manifest{Path: f.Rel, Data: data})
+		if entry.Data, err = p.Marshal(); err != nil {
+			entry.Data = nil // cannot be kept: parsed again next time
+		}
+		l.changed = true
+		l.keep(entry, p)
+	}
+}
+
+func (l *manifestLoader) keep(entry store.ParsedFile, p packages.Parsed) {
+	l.next[entry.Path] = entry
+	l.parsed = append(l.parsed, p)
+}
+
+// savePackages reads the manifests among the walked files, and those in
+// hidden folders a workspace names as members. Only new and changed
+// manifests are read; when none is, none is gone and the stored packages
+// were made by this lore, they are kept as they are. Otherwise every
+// manifest is resolved again (a dependency's target depends on all of
+// them) and the packages replaced.
+func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
+	prev, err := tx.ParsedFiles(ctx, store.ParsedManifest)
+	if err != nil {
+		return err
+	}
+	l := &manifestLoader{prev: prev, next: map[string]store.ParsedFile{}, stats: stats}
+	l.load(in.files)
 	// Workspaces may name hidden folders ("examples/.*/*"); their members'
 	// manifests count, though the folders stay hidden to everything else.
 	// A member found there may declare hidden members of its own.
 	walked := map[string]bool{}
 	for round := 0; round < 4; round++ {
-		hidden := packages.FindHiddenMembers(parsed)
+		hidden := packages.FindHiddenMembers(l.parsed)
 		if hidden.Empty() {
 			break
 		}
@@ -56,22 +145,88 @@ func saveProjectFacts(ctx context.Context, tx store.WriteTx, in factsInput, stat
 		if err != nil {
 			return err
 		}
-		before := len(parsed)
-		read(extra)
-		if len(parsed) == before {
+		before := len(l.parsed)
+		l.load(extra)
+		if len(l.parsed) == before {
 			break
 		}
 	}
-	pkgs, problems := packages.Resolve(parsed)
-	for _, p := range problems {
-		stats.Warnings = append(stats.Warnings, FileError{Path: p.Path, Message: p.Message})
+	for p := range prev {
+		if _, ok := l.next[p]; !ok {
+			l.changed = true // a manifest is gone
+		}
 	}
+	stats.Manifests, stats.ManifestsRead = len(l.next), l.read
+	if !l.changed && in.prevMeta[metaPackagesState] == packagesState {
+		stats.Packages, _ = strconv.Atoi(in.prevMeta[store.MetaPackageCount])
+		var problems []packages.Problem
+		json.Unmarshal([]byte(in.prevMeta[metaPackagesProblems]), &problems) // absent: none
+		reportProblems(problems, stats)
+		if l.touched {
+			return tx.SaveParsedFiles(ctx, store.ParsedManifest, sortedEntries(l.next))
+		}
+		return nil
+	}
+	stats.PackagesUpdated = true
+	pkgs, problems := packages.Resolve(l.parsed)
+	reportProblems(problems, stats)
 	if err := tx.SavePackages(ctx, pkgs); err != nil {
 		return fmt.Errorf("saving packages: %w", err)
 	}
 	stats.Packages = len(pkgs)
+	if err := tx.SaveParsedFiles(ctx, store.ParsedManifest, sortedEntries(l.next)); err != nil {
+		return err
+	}
+	encoded, err := json.Marshal(problems)
+	if err != nil {
+		return err
+	}
+	if err := tx.SetMeta(ctx, metaPackagesProblems, string(encoded)); err != nil {
+		return err
+	}
+	return tx.SetMeta(ctx, metaPackagesState, packagesState)
+}
 
-	found, err := specs.Discover(in.root.Path(), in.specsDir)
+func reportProblems(problems []packages.Problem, stats *Stats) {
+	for _, p := range problems {
+		stats.Warnings = append(stats.Warnings, FileError{Path: p.Path, Message: p.Message})
+	}
+}
+
+// sortedEntries lists parsed files by path (kept parses without data are
+// left out: they are parsed again next time).
+func sortedEntries(m map[string]store.ParsedFile) []store.ParsedFile {
+	out := make([]store.ParsedFile, 0, len(m))
+	for _, p := range sortedKeys(m) {
+		if m[p].Data != nil {
+			out = append(out, m[p])
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// saveSpecs discovers the specs, reading only the spec files (and change
+// proposals) that are new or changed since the last run; when none is and
+// none is gone, the stored specs are kept.
+func saveSpecs(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
+	prev, err := tx.ParsedFiles(ctx, store.ParsedSpec)
+	if err != nil {
+		return err
+	}
+	cache := &specs.Cache{Prev: map[string]specs.CachedFile{}}
+	for p, f := range prev {
+		cache.Prev[p] = specs.CachedFile{Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Hash: f.Hash, Data: f.Data}
+	}
+	found, err := specs.DiscoverCached(in.root.Path(), in.specsDir, cache)
 	if err != nil {
 		return err
 	}
@@ -80,10 +235,24 @@ func saveProjectFacts(ctx context.Context, tx store.WriteTx, in factsInput, stat
 			stats.Warnings = append(stats.Warnings, FileError{Path: s.Path, Message: w})
 		}
 	}
-	if err := tx.SaveSpecs(ctx, found); err != nil {
-		return fmt.Errorf("saving specs: %w", err)
+	stats.Specs, stats.SpecFiles, stats.SpecFilesRead = len(found), len(cache.Next), cache.Read
+	if cache.Changed || in.prevMeta[metaSpecsState] != specsState || in.prevMeta[store.MetaSpecsDir] != in.specsDir {
+		stats.SpecsUpdated = true
+		if err := tx.SaveSpecs(ctx, found); err != nil {
+			return fmt.Errorf("saving specs: %w", err)
+		}
+		if err := tx.SetMeta(ctx, metaSpecsState, specsState); err != nil {
+			return err
+		}
 	}
-	stats.Specs = len(found)
+	if cache.Changed || cache.Touched || stats.SpecsUpdated {
+		entries := make([]store.ParsedFile, 0, len(cache.Next))
+		for _, p := range sortedKeys(cache.Next) {
+			f := cache.Next[p]
+			entries = append(entries, store.ParsedFile{Kind: store.ParsedSpec, Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Hash: f.Hash, Data: f.Data})
+		}
+		return tx.SaveParsedFiles(ctx, store.ParsedSpec, entries)
+	}
 	return nil
 }
 

@@ -42,21 +42,33 @@ type Progress struct {
 
 // Stats is what an index run did.
 type Stats struct {
-	Root       string        `json:"root"`
-	IndexPath  string        `json:"index_path"`
-	Collection string        `json:"collection"`
-	Scanned    int           `json:"files_scanned"`
-	Indexed    int           `json:"files_indexed"`
-	Unchanged  int           `json:"files_unchanged"`
-	Deleted    int           `json:"files_deleted"`
-	Chunks     int           `json:"chunks"`
-	Errors     int           `json:"errors"`
-	FileErrors []FileError   `json:"file_errors,omitempty"`
-	Packages   int           `json:"packages"`
-	Specs      int           `json:"specs"`
-	Warnings   []FileError   `json:"warnings,omitempty"` // manifests and specs that could not be parsed
-	Duration   time.Duration `json:"-"`
-	DurationMS int64         `json:"duration_ms"`
+	Root       string      `json:"root"`
+	IndexPath  string      `json:"index_path"`
+	Collection string      `json:"collection"`
+	Scanned    int         `json:"files_scanned"`
+	Indexed    int         `json:"files_indexed"`
+	Unchanged  int         `json:"files_unchanged"`
+	Deleted    int         `json:"files_deleted"`
+	Chunks     int         `json:"chunks"`
+	Errors     int         `json:"errors"`
+	FileErrors []FileError `json:"file_errors,omitempty"`
+	Packages   int         `json:"packages"`
+	Specs      int         `json:"specs"`
+	// Packages and specs are incremental: the manifests and spec files
+	// read because they are new or changed (of all there are), whether the
+	// stored packages and specs were replaced, and the time each took, a
+	// part of DurationMS.
+	Manifests       int           `json:"manifests"`
+	ManifestsRead   int           `json:"manifests_read"`
+	PackagesUpdated bool          `json:"packages_updated"`
+	PackagesMS      int64         `json:"packages_ms"`
+	SpecFiles       int           `json:"spec_files"`
+	SpecFilesRead   int           `json:"spec_files_read"`
+	SpecsUpdated    bool          `json:"specs_updated"`
+	SpecsMS         int64         `json:"specs_ms"`
+	Warnings        []FileError   `json:"warnings,omitempty"` // manifests and specs that could not be parsed
+	Duration        time.Duration `json:"-"`
+	DurationMS      int64         `json:"duration_ms"`
 }
 
 // FileError is a file that could not be indexed; the run goes on without it.

@@ -131,7 +131,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	if err := saveProjectFacts(ctx, tx, factsInput{root: root, files: files, walkOpts: walkOpts, specsDir: opts.SpecsDir}, stats); err != nil {
+	if err := saveProjectFacts(ctx, tx, factsInput{root: root, files: files, walkOpts: walkOpts, specsDir: opts.SpecsDir, prevMeta: prevMeta}, stats); err != nil {
 		return nil, err
 	}
 	if err := updateVectors(ctx, tx, opts.Embedder, prevMeta, stats); err != nil {

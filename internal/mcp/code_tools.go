@@ -68,6 +68,10 @@ func (s *Server) indexCodebaseTool() *tool {
 				"errors":      sInt("files that could not be indexed"),
 				"file_errors": sArray(sObject(map[string]any{"path": sString(""), "message": sString("")}, "path", "message")),
 				"duration_ms": sInt("wall time of the run"),
+				"packages":    sInt("packages of the repository"),
+				"packages_ms": sInt("the part of duration_ms spent on packages (only new or changed manifests are read)"),
+				"specs":       sInt("specs of the repository"),
+				"specs_ms":    sInt("the part of duration_ms spent on specs (only new or changed spec files are read)"),
 			}, "root", "files", "chunks", "errors", "unchanged", "deleted", "duration_ms"),
 		},
 		taskSupport:     "optional",
@@ -87,6 +91,10 @@ type indexOutput struct {
 	Errors     int               `json:"errors"`
 	FileErrors []index.FileError `json:"file_errors"`
 	DurationMS int64             `json:"duration_ms"`
+	Packages   int               `json:"packages"`
+	PackagesMS int64             `json:"packages_ms"`
+	Specs      int               `json:"specs"`
+	SpecsMS    int64             `json:"specs_ms"`
 }
 
 func (s *Server) indexCodebase(ctx context.Context, c *call, in *indexCodebaseArgs) (*outcome, error) {
@@ -114,6 +122,7 @@ func (s *Server) indexCodebase(ctx context.Context, c *call, in *indexCodebaseAr
 		Root: stats.Root, IndexPath: stats.IndexPath, Files: stats.Scanned, Indexed: stats.Indexed,
 		Unchanged: stats.Unchanged, Deleted: stats.Deleted, Chunks: stats.Chunks, Errors: stats.Errors,
 		FileErrors: stats.FileErrors, DurationMS: stats.DurationMS,
+		Packages: stats.Packages, PackagesMS: stats.PackagesMS, Specs: stats.Specs, SpecsMS: stats.SpecsMS,
 	}
 	if out.FileErrors == nil {
 		out.FileErrors = []index.FileError{}

@@ -11,7 +11,12 @@ import (
 
 // ParserVersion changes whenever a parser reads manifests differently; a
 // Parsed kept from another version is not used (see UnmarshalParsed).
-const ParserVersion = "1"
+// ResolverVersion changes whenever Resolve does: packages an index resolved
+// with another version are resolved again even if no manifest changed.
+const (
+	ParserVersion   = "1"
+	ResolverVersion = "1"
+)
 
 // Parsed is one manifest read on its own, before the manifests of the
 // repository are resolved against each other (workspaces, inheritance,

@@ -1,6 +1,10 @@
 package specs
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +34,56 @@ const specFileName = "spec.md"
 // by ID. A file that cannot be read or parsed is still listed, with
 // Warnings; only a bad specsDir or a root that cannot be resolved fails.
 func Discover(root, specsDir string) ([]Spec, error) {
+	return DiscoverCached(root, specsDir, nil)
+}
+
+// ParserVersion changes whenever the spec parsers read files differently;
+// a CachedFile kept from another version is not used.
+const ParserVersion = "1"
+
+// Cache lets Discover skip the spec files (and change proposals) that did
+// not change since an earlier run: an index keeps what Discover made of
+// each file (Next) and hands it back next time (Prev).
+type Cache struct {
+	Prev map[string]CachedFile // by path, from the earlier run
+	// Filled by DiscoverCached: every file it used (read or kept), how many
+	// it read, whether a file is new, changed or gone (the specs differ),
+	// and whether a kept file has a new modification time to remember.
+	Next    map[string]CachedFile
+	Read    int
+	Changed bool
+	Touched bool
+}
+
+// CachedFile is what Discover made of one file, with what identifies its
+// content.
+type CachedFile struct {
+	Path    string // relative to the root, slash-separated
+	Size    int64
+	MTimeNS int64
+	Hash    string
+	Data    []byte
+}
+
+// DiscoverCached is Discover reading only the files cache does not hold
+// unchanged; a nil cache reads every file.
+func DiscoverCached(root, specsDir string, cache *Cache) ([]Spec, error) {
+	if cache != nil {
+		cache.Next = map[string]CachedFile{}
+	}
+	specs, err := discover(root, specsDir, cache)
+	if err != nil || cache == nil {
+		return specs, err
+	}
+	for p := range cache.Prev {
+		if _, ok := cache.Next[p]; !ok {
+			cache.Changed = true
+		}
+	}
+	return specs, nil
+}
+
+func discover(root, specsDir string, cache *Cache) ([]Spec, error) {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, fmt.Errorf("resolving root %s: %w", root, err)
@@ -38,7 +92,7 @@ func Discover(root, specsDir string) ([]Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening root %s: %w", root, err)
 	}
-	d := &discoverer{root: root, realRoot: realRoot, fsr: fsr, seen: map[string]bool{}}
+	d := &discoverer{root: root, realRoot: realRoot, fsr: fsr, seen: map[string]bool{}, cache: cache}
 	if specsDir == "" {
 		d.scanBase("", false)
 	} else {
@@ -60,6 +114,7 @@ type discoverer struct {
 	fsr      *fsroot.Root // what is hidden or ignored, also through links
 	seen     map[string]bool
 	specs    []Spec
+	cache    *Cache // nil: read every file
 }
 
 // abs turns a slash-separated path relative to the root into a file path.
@@ -244,7 +299,18 @@ func (d *discoverer) load(rel, id, kind string) (Spec, bool) {
 		return Spec{}, false
 	}
 	d.seen[real] = true
-	content, err := readLimited(real)
+	parsed, err := d.cached(rel, real, "spec "+kind, func(content string) ([]byte, error) {
+		p := spec
+		if kind == "" && !looksLikeSpecKit(id, content) {
+			p.Kind = KindOpenSpec
+		}
+		if p.Kind == KindSpecKit {
+			parseSpecKit(&p, content)
+		} else {
+			parseOpenSpec(&p, content)
+		}
+		return json.Marshal(p)
+	})
 	switch {
 	case errors.Is(err, errNotRegular):
 		return Spec{}, false
@@ -255,19 +321,78 @@ func (d *discoverer) load(rel, id, kind string) (Spec, bool) {
 		spec.Warnings = append(spec.Warnings, "cannot read "+specFileName+": "+rootCause(err))
 		return spec, true
 	}
-	if kind == "" && !looksLikeSpecKit(id, content) {
-		spec.Kind = KindOpenSpec
-	}
-	if spec.Kind == KindSpecKit {
-		parseSpecKit(&spec, content)
-	} else {
-		parseOpenSpec(&spec, content)
+	if err := json.Unmarshal(parsed, &spec); err != nil {
+		spec.Warnings = append(spec.Warnings, "cannot read "+specFileName+": "+err.Error())
+		return spec, true
 	}
 	// A change delta has no title of its own; every other spec should.
 	if spec.Title == "" && spec.Kind != KindOpenSpecChange && !spec.Template {
 		spec.Warnings = append(spec.Warnings, "no title (expected a '# ' heading); using the spec id")
 	}
 	return spec, true
+}
+
+// cached returns what parse makes of the file rel (real: its resolved
+// path): kept from an earlier run when the file's size and modification
+// time, or its content, are unchanged and it was parsed the same way (tag);
+// else read and parsed now, and kept for the next run.
+func (d *discoverer) cached(rel, real, tag string, parse func(content string) ([]byte, error)) ([]byte, error) {
+	c := d.cache
+	info, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	prev, known := CachedFile{}, false
+	if c != nil {
+		prev, known = c.Prev[rel]
+		prev.Data = unwrapVersion(tag, prev.Data)
+		known = known && prev.Data != nil
+		if known && prev.Size == info.Size() && prev.MTimeNS == info.ModTime().UnixNano() {
+			c.Next[rel] = c.Prev[rel]
+			return prev.Data, nil
+		}
+	}
+	content, err := readLimited(real)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(content))
+	entry := CachedFile{Path: rel, Size: int64(len(content)), MTimeNS: info.ModTime().UnixNano(), Hash: hex.EncodeToString(sum[:16])}
+	if c != nil {
+		c.Read++
+		if known && prev.Hash == entry.Hash {
+			entry.Data = c.Prev[rel].Data
+			c.Next[rel], c.Touched = entry, true
+			return prev.Data, nil
+		}
+	}
+	data, err := parse(content)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		entry.Data = wrapVersion(tag, data)
+		c.Next[rel], c.Changed = entry, true
+	}
+	return data, nil
+}
+
+// wrapVersion prefixes kept data with ParserVersion and how the file was
+// parsed; unwrapVersion returns the data kept by this version the same way,
+// nil for any other.
+func wrapVersion(tag string, data []byte) []byte {
+	return append([]byte(ParserVersion+"\x00"+tag+"\n"), data...)
+}
+
+func unwrapVersion(tag string, data []byte) []byte {
+	rest, ok := bytes.CutPrefix(data, []byte(ParserVersion+"\x00"+tag+"\n"))
+	if !ok {
+		return nil
+	}
+	return rest
 }
 
 var (
@@ -338,13 +463,20 @@ func looksLikeSpecKit(folder, content string) bool {
 // purpose of its deltas; "" when there is none or it cannot be read.
 func (d *discoverer) proposalWhy(rel string) string {
 	real, inside, err := d.confined(rel)
-	if err != nil || !inside {
+	if err != nil || !inside || d.fsr.Ignored(rel, false) {
 		return ""
 	}
-	content, err := readLimited(real)
+	why, err := d.cached(rel, real, "proposal", func(content string) ([]byte, error) {
+		return []byte(sectionWhy(content)), nil
+	})
 	if err != nil {
 		return ""
 	}
+	return string(why)
+}
+
+// sectionWhy returns the "## Why" section of a proposal.
+func sectionWhy(content string) string {
 	var lines []string
 	var f fence
 	inWhy := false
