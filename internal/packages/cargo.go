@@ -12,9 +12,10 @@ import (
 // cargoExtra keeps what Cargo workspace inheritance needs after parsing.
 type cargoExtra struct {
 	isWorkspaceRoot  bool
-	workspaceDeps    map[string]any // [workspace.dependencies]
-	workspacePackage map[string]any // [workspace.package]
-	inheritedFields  []string       // [package] fields written `field.workspace = true`
+	workspaceDeps    map[string]any    // [workspace.dependencies]
+	workspacePackage map[string]any    // [workspace.package]
+	inheritedFields  []string          // [package] fields written `field.workspace = true`
+	patches          map[string]string // [patch.<registry>] name → folder it is patched to
 }
 
 // cargoDependencySections maps Cargo.toml dependency tables to kinds; the
@@ -35,6 +36,26 @@ func parseCargo(m Manifest, dir string) (*draft, error) {
 		return nil, err
 	}
 	d := &draft{cargo: &cargoExtra{}}
+	// [patch.crates-io] foo = { path = "foo" } makes every dependency on
+	// foo in the workspace use that folder ([replace] is its old form).
+	if patch, ok := doc["patch"].(map[string]any); ok {
+		for _, registry := range sortedKeys(patch) {
+			entries, _ := patch[registry].(map[string]any)
+			for _, key := range sortedKeys(entries) {
+				spec, _ := entries[key].(map[string]any)
+				if local := stringValue(spec["path"]); local != "" {
+					name := key
+					if renamed := stringValue(spec["package"]); renamed != "" {
+						name = renamed
+					}
+					if d.cargo.patches == nil {
+						d.cargo.patches = map[string]string{}
+					}
+					d.cargo.patches[name] = joinRel(dir, local)
+				}
+			}
+		}
+	}
 	if ws, ok := doc["workspace"].(map[string]any); ok {
 		d.cargo.isWorkspaceRoot = true
 		d.cargo.workspaceDeps, _ = ws["dependencies"].(map[string]any)
@@ -168,7 +189,8 @@ func applyCargoSpec(dep *rawDep, spec map[string]any, dir string) {
 }
 
 // inheritCargoWorkspace fills `workspace = true` fields and dependencies of
-// Cargo members from their workspace root.
+// Cargo members from their workspace root, and points registry
+// dependencies the root patches ([patch.crates-io]) at their local folder.
 func inheritCargoWorkspace(drafts []*draft) {
 	roots := map[string]*draft{}
 	for _, d := range drafts {
@@ -181,24 +203,30 @@ func inheritCargoWorkspace(drafts []*draft) {
 			continue
 		}
 		root := cargoRootOf(d, roots)
+		patches := d.cargo.patches // a crate outside any workspace is its own root
+		if root != nil {
+			patches = root.cargo.patches
+		}
+		for i := range d.deps {
+			dep := &d.deps[i]
+			if dep.fromWorkspace && root != nil {
+				switch spec := root.cargo.workspaceDeps[dep.workspaceKey].(type) {
+				case string:
+					dep.VersionReq = spec
+				case map[string]any:
+					applyCargoSpec(dep, spec, root.pkg.Path)
+				}
+			}
+			if folder, patched := patches[dep.Name]; patched && dep.localPath == "" && !strings.HasPrefix(dep.VersionReq, "git+") {
+				dep.localPath = folder
+			}
+		}
 		if root == nil {
 			continue
 		}
 		for _, field := range d.cargo.inheritedFields {
 			if value, ok := root.cargo.workspacePackage[field]; ok {
 				setCargoField(&d.pkg, field, value)
-			}
-		}
-		for i := range d.deps {
-			dep := &d.deps[i]
-			if !dep.fromWorkspace {
-				continue
-			}
-			switch spec := root.cargo.workspaceDeps[dep.workspaceKey].(type) {
-			case string:
-				dep.VersionReq = spec
-			case map[string]any:
-				applyCargoSpec(dep, spec, root.pkg.Path)
 			}
 		}
 	}

@@ -218,3 +218,59 @@ func TestIssue15CargoSelfDependency(t *testing.T) {
 		})
 	}
 }
+
+// TestCargoLocalOnlyByPathOrPatch: Cargo takes a crate of the repository for
+// a dependency only when a path says so — written on the dependency,
+// inherited from [workspace.dependencies], or given by the workspace root's
+// [patch.<registry>] (renamed with `package`). A registry dependency that
+// merely shares a member's name stays external, as `cargo metadata` reports.
+func TestCargoLocalOnlyByPathOrPatch(t *testing.T) {
+	files := map[string]string{
+		"Cargo.toml": "[workspace]\nmembers = [\"crates/*\"]\n" +
+			"[patch.crates-io]\nserde = { path = \"vendor/serde\" }\nold = { path = \"vendor/renamed\", package = \"renamed\" }\n" +
+			"[patch.'https://github.com/x/y']\nfromgit = { path = \"vendor/fromgit\" }\n",
+		"crates/app/Cargo.toml": "[package]\nname = \"app\"\n[dependencies]\n" +
+			"serde = \"1\"\nlib = \"0.3\"\nrenamed = \"2\"\nfromgit = { git = \"https://github.com/x/y\" }\n",
+		"crates/lib/Cargo.toml":     "[package]\nname = \"lib\"\n",
+		"vendor/serde/Cargo.toml":   "[package]\nname = \"serde\"\n",
+		"vendor/renamed/Cargo.toml": "[package]\nname = \"renamed\"\n",
+		"vendor/fromgit/Cargo.toml": "[package]\nname = \"fromgit\"\n",
+		"standalone/Cargo.toml":     "[package]\nname = \"standalone\"\n[dependencies]\nlib = \"0.3\"\nserde = \"1\"\n[workspace]\n[patch.crates-io]\nlib = { path = \"../crates/lib\" }\n", // its own workspace, its own patch
+	}
+	pkgs, problems := buildFiles(files)
+	if len(problems) != 0 {
+		t.Fatal(problems)
+	}
+	byPath := map[string]Package{}
+	for _, p := range pkgs {
+		byPath[p.Path] = p
+	}
+	tests := []struct {
+		from, dep, target string // target "" for external
+	}{
+		{"crates/app", "serde", "vendor/serde"},
+		{"crates/app", "lib", ""}, // a registry dependency named like a member
+		{"crates/app", "renamed", "vendor/renamed"},
+		{"crates/app", "fromgit", ""}, // git: the git patch source is not read
+		{"standalone", "lib", "crates/lib"},
+		{"standalone", "serde", ""}, // the workspace's patch is not standalone's
+	}
+	for _, tt := range tests {
+		t.Run(tt.from+"→"+tt.dep, func(t *testing.T) {
+			var found *Dependency
+			for _, d := range byPath[tt.from].Dependencies {
+				if d.Name == tt.dep {
+					found = &d
+				}
+			}
+			switch {
+			case found == nil:
+				t.Fatalf("%s has no dependency %s: %+v", tt.from, tt.dep, byPath[tt.from].Dependencies)
+			case tt.target == "" && (found.IsInternal || found.Target != nil):
+				t.Errorf("internal (%+v), want external", found.Target)
+			case tt.target != "" && (found.Target == nil || found.Target.Path != tt.target || !found.IsInternal):
+				t.Errorf("target %+v internal %v, want %s", found.Target, found.IsInternal, tt.target)
+			}
+		})
+	}
+}

@@ -14,8 +14,8 @@ import (
 // ResolverVersion changes whenever Resolve does: packages an index resolved
 // with another version are resolved again even if no manifest changed.
 const (
-	ParserVersion   = "1"
-	ResolverVersion = "1"
+	ParserVersion   = "2"
+	ResolverVersion = "2"
 )
 
 // Parsed is one manifest read on its own, before the manifests of the
@@ -156,10 +156,11 @@ type workspaceJSON struct {
 }
 
 type cargoJSON struct {
-	IsWorkspaceRoot  bool           `json:"is_workspace_root,omitempty"`
-	WorkspaceDeps    map[string]any `json:"workspace_deps,omitempty"`
-	WorkspacePackage map[string]any `json:"workspace_package,omitempty"`
-	InheritedFields  []string       `json:"inherited_fields,omitempty"`
+	IsWorkspaceRoot  bool              `json:"is_workspace_root,omitempty"`
+	WorkspaceDeps    map[string]any    `json:"workspace_deps,omitempty"`
+	WorkspacePackage map[string]any    `json:"workspace_package,omitempty"`
+	InheritedFields  []string          `json:"inherited_fields,omitempty"`
+	Patches          map[string]string `json:"patches,omitempty"`
 }
 
 type gradleJSON struct {
@@ -188,7 +189,7 @@ func (p Parsed) Marshal() ([]byte, error) {
 			j.Workspaces = append(j.Workspaces, workspaceJSON{w.root, w.kind, w.include, w.exclude, w.rootIsPackage})
 		}
 		if c := d.cargo; c != nil {
-			j.Cargo = &cargoJSON{c.isWorkspaceRoot, c.workspaceDeps, c.workspacePackage, c.inheritedFields}
+			j.Cargo = &cargoJSON{c.isWorkspaceRoot, c.workspaceDeps, c.workspacePackage, c.inheritedFields, c.patches}
 		}
 		if g := d.gradle; g != nil {
 			j.Gradle = &gradleJSON{g.dir, g.rootName, g.projects}
@@ -231,7 +232,7 @@ func UnmarshalParsed(path string, data []byte) (Parsed, error) {
 		d.workspaces = append(d.workspaces, workspaceDecl{w.Root, w.Kind, w.Include, w.Exclude, w.RootIsPackage})
 	}
 	if c := j.Cargo; c != nil {
-		d.cargo = &cargoExtra{c.IsWorkspaceRoot, c.WorkspaceDeps, c.WorkspacePackage, c.InheritedFields}
+		d.cargo = &cargoExtra{c.IsWorkspaceRoot, c.WorkspaceDeps, c.WorkspacePackage, c.InheritedFields, c.Patches}
 	}
 	if g := j.Gradle; g != nil {
 		d.gradle = &gradleSettings{g.Dir, g.RootName, g.Projects}

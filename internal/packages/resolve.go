@@ -138,7 +138,10 @@ func (r *resolver) markInternal() {
 		for i := range d.deps {
 			dep := &d.deps[i]
 			target := r.explicitTarget(d, dep)
-			if target == nil {
+			if target == nil && d.pkg.Kind != KindCargo {
+				// Cargo never takes a crate of the workspace for a registry
+				// dependency of the same name: only paths, inherited paths
+				// and [patch] make a dependency local.
 				target = r.byNameTarget(d, dep)
 			}
 			if target != nil {
