@@ -63,6 +63,14 @@ func New(ctx context.Context, r store.Reader) (*Engine, error) {
 // Reader is the collection the engine searches.
 func (e *Engine) Reader() store.Reader { return e.st }
 
+// Refresh reads the index again if a run committed since it was last
+// read, so that the next search does not have to: what a server calls
+// after its own run.
+func (e *Engine) Refresh(ctx context.Context) error {
+	_, err := e.load(ctx)
+	return err
+}
+
 // load returns the current snapshot, reading it again when the index
 // changed since it was read.
 func (e *Engine) load(ctx context.Context) (*snapshot, error) {

@@ -86,6 +86,9 @@ type Reader interface {
 	Meta(ctx context.Context) (map[string]string, error)
 	// Files lists the indexed files by path.
 	Files(ctx context.Context) ([]FileRow, error)
+	// FileStates is what the collection remembers of each file (size,
+	// modification time, hash), by path.
+	FileStates(ctx context.Context) (map[string]FileState, error)
 	// DocLens reads the field lengths of every chunk.
 	DocLens(ctx context.Context) (*DocLens, error)
 	// ChunkMeta reads the metadata of every chunk, aligned with lens.
