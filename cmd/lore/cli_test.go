@@ -47,7 +47,7 @@ func TestIndexSearchStatus(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &stats); err != nil {
 		t.Fatalf("index --format json: %v\n%s", err, out)
 	}
-	for _, key := range []string{"files_scanned", "files_indexed", "files_unchanged", "files_deleted", "chunks", "errors", "duration_ms"} {
+	for _, key := range []string{"files_scanned", "files_indexed", "files_unchanged", "files_deleted", "chunks_written", "errors", "file_errors", "duration_ms"} {
 		if _, ok := stats[key]; !ok {
 			t.Errorf("index stats lack %q: %s", key, out)
 		}

@@ -92,14 +92,29 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(stats)
 	}
-	fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
-	if named {
-		fmt.Fprintf(a.stdout, "  collection      %s\n", stats.Collection)
+	if stats.NoChanges() {
+		fmt.Fprintf(a.stdout, "indexed %s: no changes\n", stats.Root)
+	} else {
+		fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
 	}
-	fmt.Fprintf(a.stdout, "  files scanned   %d\n  files indexed   %d\n  unchanged       %d\n  deleted         %d\n  chunks          %d\n  errors          %d\n  duration        %s\n  index           %s\n",
-		stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors,
-		stats.Duration.Round(time.Millisecond), stats.IndexPath)
-	fmt.Fprintf(a.stdout, "  packages        %d\n  specs           %d\n", stats.Packages, stats.Specs)
+	row := func(label string, v any) { fmt.Fprintf(a.stdout, "  %-15s %v\n", label, v) }
+	if named {
+		row("collection", stats.Collection)
+	}
+	row("files scanned", stats.Scanned)
+	if !stats.NoChanges() {
+		row("files indexed", stats.Indexed)
+	}
+	row("files unchanged", stats.Unchanged)
+	if !stats.NoChanges() {
+		row("files deleted", stats.Deleted)
+		row("chunks written", stats.Chunks)
+		row("errors", stats.Errors)
+	}
+	row("packages", stats.Packages)
+	row("specs", stats.Specs)
+	row("duration", stats.Duration.Round(time.Millisecond))
+	row("index", stats.IndexPath)
 	for _, fe := range stats.FileErrors {
 		fmt.Fprintf(a.stdout, "  error: %s: %s\n", fe.Path, fe.Message)
 	}

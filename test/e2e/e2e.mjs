@@ -167,10 +167,12 @@ async function codeTools(client) {
     onprogress: (p) => progress.push(p),
   });
   const stats = indexed.structuredContent ?? {};
-  check('index_codebase indexes', !indexed.isError && stats.files > 0 && stats.chunks > 0 && 'duration_ms' in stats, text(indexed));
+  check('index_codebase indexes', !indexed.isError && stats.files_scanned > 0 && stats.files_indexed > 0 &&
+    stats.chunks_written > 0 && 'duration_ms' in stats, text(indexed));
   check('index_codebase sends progress', progress.length > 0 && progress.at(-1).progress === progress.at(-1).total, JSON.stringify(progress.at(-1)));
   const again = await client.callTool({ name: 'index_codebase', arguments: { path: ROOT } });
-  check('index_codebase is incremental', again.structuredContent?.indexed === 0 && again.structuredContent?.unchanged > 0, text(again));
+  check('index_codebase is incremental', again.structuredContent?.files_indexed === 0 && again.structuredContent?.files_unchanged > 0 &&
+    again.structuredContent?.chunks_written === 0 && / no changes /.test(text(again)), text(again));
 
   const found = await client.callTool({ name: 'search_code', arguments: { query: 'Login password session', limit: 5 } });
   const hits = found.structuredContent?.results ?? [];
@@ -295,7 +297,7 @@ async function tasks(client) {
     if (msg.type === 'result' || msg.type === 'error') final = msg;
   }
   check('task created at once, working', created?.taskId && created.status === 'working', JSON.stringify(created));
-  check('task result', final?.type === 'result' && final.result.structuredContent?.files > 0, JSON.stringify(final).slice(0, 300));
+  check('task result', final?.type === 'result' && final.result.structuredContent?.files_scanned > 0, JSON.stringify(final).slice(0, 300));
   check('task progress', progress.length > 0, `${progress.length} notifications`);
   const got = await client.experimental.tasks.getTask(created.taskId);
   check('tasks/get completed', got.status === 'completed', JSON.stringify(got));
@@ -528,7 +530,7 @@ async function http() {
       CallToolResultSchema, { task: {}, onprogress: (p) => progress.push(p) })) {
       if (msg.type === 'result' || msg.type === 'error') final = msg;
     }
-    check('task over HTTP', final?.type === 'result' && final.result.structuredContent?.files > 0, JSON.stringify(final).slice(0, 300));
+    check('task over HTTP', final?.type === 'result' && final.result.structuredContent?.files_scanned > 0, JSON.stringify(final).slice(0, 300));
     metrics('progress notifications received for the HTTP task', progress.length);
     const evil = await fetch(url, {
       method: 'POST',
