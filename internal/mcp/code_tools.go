@@ -200,11 +200,12 @@ func searchOutputSchema() map[string]any {
 		"content":           sString("the chunk's text"),
 	}, "path", "start_line", "end_line", "relevance_percent", "kind", "symbols", "content")
 	return outputSchema(map[string]any{
-		"query":   sString("the query as given"),
-		"root":    sString("the indexed directory"),
-		"results": sArray(hit),
-		"total":   sInt("number of results"),
-		"took_ms": sNumber("search time in milliseconds"),
+		"query":     sString("the query as given"),
+		"root":      sString("the indexed directory"),
+		"results":   sArray(hit),
+		"total":     sInt("number of chunks that matched, however many results the limit let through"),
+		"truncated": sBool("true when results hold fewer than total"),
+		"took_ms":   sNumber("search time in milliseconds"),
 		"expansion": sObject(map[string]any{
 			"source": sEnum("what expanded the query", "sampling", "openai", "builtin"),
 			"terms":  sStringArray("terms added to the query"),
@@ -217,7 +218,7 @@ func searchOutputSchema() map[string]any {
 			"follow_ups": sStringArray("suggested next searches or questions"),
 			"note":       sString("why an earlier source was not used"),
 		}, "source", "summary", "follow_ups"),
-	}, "query", "root", "results", "total")
+	}, "query", "root", "results", "total", "truncated")
 }
 
 // codeHit is one search_code / search_docs result.
@@ -241,6 +242,7 @@ type searchOutput struct {
 	Root      string            `json:"root"`
 	Results   []codeHit         `json:"results"`
 	Total     int               `json:"total"`
+	Truncated bool              `json:"truncated"`
 	TookMS    float64           `json:"took_ms"`
 	Expansion *assist.Expansion `json:"expansion,omitempty"`
 	Synthesis *assist.Synthesis `json:"synthesis,omitempty"`
@@ -295,7 +297,7 @@ func (s *Server) searchIndex(ctx context.Context, c *call, in *searchCodeArgs, d
 		})
 		links = append(links, linkHit{root: root, path: r.Path, start: r.StartLine, end: r.EndLine})
 	}
-	out.Total, out.TookMS = len(out.Results), res.TookMS
+	out.Total, out.Truncated, out.TookMS = res.Total, res.Truncated, res.TookMS
 	text, err := renderSearch(in.Format, out)
 	if err != nil {
 		return nil, err
@@ -330,7 +332,7 @@ func renderHuman(out searchOutput) string {
 	if len(out.Results) == 0 {
 		fmt.Fprintf(&b, "No results for %q in %s.\n", out.Query, out.Root)
 	} else {
-		fmt.Fprintf(&b, "%d result(s) for %q in %s (%.0f ms)\n", len(out.Results), out.Query, out.Root, out.TookMS)
+		fmt.Fprintf(&b, "%d of %d result(s) for %q in %s (%.0f ms)\n", len(out.Results), out.Total, out.Query, out.Root, out.TookMS)
 	}
 	for i, r := range out.Results {
 		fmt.Fprintf(&b, "\n%d. %s:%d-%d  %s", i+1, r.Path, r.StartLine, r.EndLine, r.Kind)

@@ -130,6 +130,18 @@ func TestSearchCode(t *testing.T) {
 	if links[0].MIMEType != "text/x-go" {
 		t.Errorf("mimeType of a Go file = %q", links[0].MIMEType)
 	}
+	// total counts every chunk that matched; truncated says the limit cut
+	// the results short.
+	whole := structured(t, callTool(t, cs, "search_code", map[string]any{"query": "session", "limit": 50}))
+	n := len(whole["results"].([]any))
+	if n < 2 || whole["total"] != float64(n) || whole["truncated"] != false {
+		t.Fatalf("limit 50: %d results, total %v, truncated %v", n, whole["total"], whole["truncated"])
+	}
+	cut := callTool(t, cs, "search_code", map[string]any{"query": "session", "limit": 1})
+	sc.check(t, "search_code", cut)
+	if out := structured(t, cut); len(out["results"].([]any)) != 1 || out["total"] != float64(n) || out["truncated"] != true {
+		t.Errorf("limit 1: %d results, total %v, truncated %v; want 1, %d, true", len(out["results"].([]any)), out["total"], out["truncated"], n)
+	}
 
 	tests := []struct {
 		name  string
@@ -139,6 +151,11 @@ func TestSearchCode(t *testing.T) {
 		{"limit", map[string]any{"query": "session", "limit": 1}, func(t *testing.T, hits []map[string]any, _ string) {
 			if len(hits) != 1 {
 				t.Errorf("limit 1 gave %d", len(hits))
+			}
+		}},
+		{"format human says how many matched", map[string]any{"query": "session", "limit": 1, "format": "human"}, func(t *testing.T, _ []map[string]any, text string) {
+			if !strings.HasPrefix(text, "1 of ") || strings.HasPrefix(text, "1 of 1 ") {
+				t.Errorf("human text = %.200q", text)
 			}
 		}},
 		{"path_filter", map[string]any{"query": "session", "path_filter": "auth/**"}, func(t *testing.T, hits []map[string]any, _ string) {

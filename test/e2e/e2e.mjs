@@ -180,6 +180,9 @@ async function codeTools(client) {
   const fields = ['content', 'path', 'start_line', 'end_line', 'relevance_percent', 'kind', 'symbols'];
   check('search_code result fields', hits.every((h) => fields.every((f) => f in h)), JSON.stringify(hits[0]));
   check('search_code limit', hits.length <= 5);
+  const sr = found.structuredContent ?? {};
+  check('search_code total is the true count, truncated says the limit cut it', sr.total >= hits.length && sr.truncated === (hits.length < sr.total),
+    JSON.stringify({ total: sr.total, truncated: sr.truncated, results: hits.length }));
   const links = found.content.filter((c) => c.type === 'resource_link');
   const distinct = new Set(hits.map((h) => h.path));
   check('one resource_link per file', links.length === distinct.size && links.every((l) => l.uri.startsWith('file:///') && l.mimeType && /line/.test(l.description)),
