@@ -3,7 +3,8 @@
 // sees. Run by e2e_test.go, which builds lore and the fixtures and passes:
 //
 //   LORE_BIN      the lore binary
-//   LORE_ROOT     a small project (code, docs, a binary file, a symlink out of the root)
+//   LORE_ROOT     a small project (code, docs, binary files, images and audio
+//                 under media/, a symlink out of the root)
 //   LORE_OUTSIDE  a folder outside LORE_ROOT holding secret.txt
 //   LORE_BIG      a large project, for cancellation
 //   LORE_EMPTY    a folder that is never indexed
@@ -25,6 +26,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 
 const env = process.env;
 for (const name of ['LORE_BIN', 'LORE_ROOT', 'LORE_OUTSIDE', 'LORE_BIG', 'LORE_EMPTY', 'LORE_MONO', 'LORE_CACHE_DIR']) {
@@ -255,6 +257,30 @@ async function filesTools(client) {
   check('search limit sets truncated', limited.structuredContent?.result?.matches?.length === 1 && limited.structuredContent?.meta?.truncated === true, text(limited).slice(0, 300));
   check('search links its files', found.content.some((c) => c.type === 'resource_link' && c.uri.startsWith('file:///')));
 
+  // Pictures and sound: bytes as image or audio content, base64, with the
+  // MIME type the bytes tell; other binary files by type and size only.
+  const b64 = (rel) => readFileSync(`${ROOT}/${rel}`).toString('base64');
+  for (const [rel, type, mime] of [['media/diagram.png', 'image', 'image/png'], ['media/photo.png', 'image', 'image/jpeg'], ['media/beep.wav', 'audio', 'audio/wav']]) {
+    const res = await call('open_file', { repo: 'code', path: rel });
+    const r = res.structuredContent?.result ?? {};
+    const media = res.content.filter((c) => c.type === type);
+    check(`open_file ${rel} answers ${type} content`, !res.isError && r.sent_as === type && r.mime_type === mime && r.size === readFileSync(`${ROOT}/${rel}`).length &&
+      media.length === 1 && media[0].mimeType === mime && media[0].data === b64(rel) && !('lines' in r) && !text(res).includes(media[0].data.slice(0, 40)),
+      JSON.stringify({ result: r, content: res.content.map((c) => ({ type: c.type, mimeType: c.mimeType, bytes: c.data?.length })) }));
+  }
+  const pdf = await call('open_file', { repo: 'code', path: 'media/manual.pdf' });
+  const pr = pdf.structuredContent?.result ?? {};
+  const pdfLink = pdf.content.find((c) => c.type === 'resource_link');
+  check('open_file of another binary file: type and size, no bytes', !pdf.isError && pr.sent_as === 'none' && pr.mime_type === 'application/pdf' &&
+    pr.size > 0 && pdfLink?.mimeType === 'application/pdf' && /application\/pdf/.test(pdfLink?.description) &&
+    !pdf.content.some((c) => c.type === 'image' || c.type === 'audio'), JSON.stringify(pdf.content).slice(0, 400));
+  const huge = await call('open_file', { repo: 'code', path: 'media/huge.png' });
+  const he = huge.structuredContent?.error ?? {};
+  check('open_file of an image over the cap: FILE_TOO_LARGE with the size and the cap', huge.isError && he.code === 'FILE_TOO_LARGE' &&
+    he.details?.size === readFileSync(`${ROOT}/media/huge.png`).length && he.details?.max_size < he.details?.size, text(huge).slice(0, 300));
+  const inWav = await call('search', { query: 'WAVEfmt', repo: 'code' });
+  check('search skips binary files', !inWav.isError && inWav.structuredContent.result.matches.length === 0, text(inWav).slice(0, 300));
+
   const errorCases = [
     ['open_file', { repo: 'nope', path: 'README.md' }, 'REPO_INVALID'],
     ['open_file', { repo: 'code', path: '../outside/secret.txt' }, 'PATH_OUTSIDE_ROOT'],
@@ -266,7 +292,8 @@ async function filesTools(client) {
     ['open_file', { repo: 'code', path: 'missing.txt' }, 'NOT_FOUND'],
     ['open_file', { repo: 'code', path: 'auth' }, 'NOT_A_FILE'],
     ['list_dir', { repo: 'code', path: 'README.md' }, 'NOT_A_DIRECTORY'],
-    ['open_file', { repo: 'code', path: 'image.bin' }, 'BINARY_FILE'],
+    ['get_snippet', { repo: 'code', path: 'image.bin', start_line: 1, end_line: 1 }, 'BINARY_FILE'],
+    ['open_file', { repo: 'code', path: 'media/huge.png' }, 'FILE_TOO_LARGE'],
     ['get_snippet', { repo: 'code', path: 'README.md', start_line: 5, end_line: 2 }, 'INVALID_RANGE'],
     ['get_snippet', { repo: 'code', path: 'README.md', start_line: 0, end_line: 2 }, 'INVALID_RANGE'],
     ['get_snippet', { repo: 'code', path: 'README.md', start_line: 1000, end_line: 1001 }, 'INVALID_RANGE'],
