@@ -34,10 +34,10 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
 	noWait := fs.Bool("no-wait", false, "fail at once, instead of waiting, when another lore process is updating the index")
 	collection := fs.String("collection", "", "index PATH as this named collection of the collections database (see lore collections)")
-	fs.Usage = func() { commandUsage(a.stdout, fs, "lore index [flags] [PATH]") }
-	pos, err := parseFlags(fs, args)
+	fs.Usage = func() { commandUsage(fs, "lore index [flags] [PATH]") }
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) > 1 {
 		return usagef("index takes one folder, got %d arguments", len(pos))
@@ -92,14 +92,29 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(stats)
 	}
-	fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
-	if named {
-		fmt.Fprintf(a.stdout, "  collection      %s\n", stats.Collection)
+	if stats.NoChanges() {
+		fmt.Fprintf(a.stdout, "indexed %s: no changes\n", stats.Root)
+	} else {
+		fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
 	}
-	fmt.Fprintf(a.stdout, "  files scanned   %d\n  files indexed   %d\n  unchanged       %d\n  deleted         %d\n  chunks          %d\n  errors          %d\n  duration        %s\n  index           %s\n",
-		stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors,
-		stats.Duration.Round(time.Millisecond), stats.IndexPath)
-	fmt.Fprintf(a.stdout, "  packages        %d\n  specs           %d\n", stats.Packages, stats.Specs)
+	row := func(label string, v any) { fmt.Fprintf(a.stdout, "  %-15s %v\n", label, v) }
+	if named {
+		row("collection", stats.Collection)
+	}
+	row("files scanned", stats.Scanned)
+	if !stats.NoChanges() {
+		row("files indexed", stats.Indexed)
+	}
+	row("files unchanged", stats.Unchanged)
+	if !stats.NoChanges() {
+		row("files deleted", stats.Deleted)
+		row("chunks written", stats.Chunks)
+		row("errors", stats.Errors)
+	}
+	row("packages", stats.Packages)
+	row("specs", stats.Specs)
+	row("duration", stats.Duration.Round(time.Millisecond))
+	row("index", stats.IndexPath)
 	for _, fe := range stats.FileErrors {
 		fmt.Fprintf(a.stdout, "  error: %s: %s\n", fe.Path, fe.Message)
 	}
@@ -162,21 +177,11 @@ func (p *progressBar) finish() {
 	}
 }
 
-// commandUsage prints a subcommand's usage line and flags.
-func commandUsage(w io.Writer, fs *flag.FlagSet, line string) {
-	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", line)
-	fs.SetOutput(w)
+// commandUsage prints a subcommand's usage line and flags to fs.Output():
+// stdout on -h, stderr after a flag error (see parseFlags).
+func commandUsage(fs *flag.FlagSet, line string) {
+	fmt.Fprintf(fs.Output(), "Usage: %s\n\nFlags:\n", line)
 	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
-// helpOr turns -h into a clean exit (fs.Parse has printed the usage
-// already), and passes other flag errors through as usage errors.
-func helpOr(err error, _ *flag.FlagSet) error {
-	if err == flag.ErrHelp {
-		return errHelp
-	}
-	return err
 }
 
 // errHelp ends a command after it printed its usage on request (exit 0).

@@ -100,7 +100,8 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	stats := &Stats{Root: root.Path(), IndexPath: db.Location(), Collection: collection, Scanned: len(files)}
+	stats := &Stats{Root: root.Path(), IndexPath: db.Location(), Collection: collection, Scanned: len(files),
+		FileErrors: []FileError{}, Warnings: []FileError{}}
 
 	seen := make(map[string]bool, len(files))
 	results := process(ctx, files, known, opts.Workers)
