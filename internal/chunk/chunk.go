@@ -8,9 +8,16 @@
 // Chunk kinds form a small, stable vocabulary (see the Kind constants): a
 // chunk holding one definition takes that definition's kind, a merged run of
 // small definitions of different kinds is KindMixed.
+//
+// Analyze also extracts, from the same parse, what a file defines and
+// refers to (package symbols), with tree-sitter queries in the tags
+// convention kept under tags/ (see tags.go).
 package chunk
 
-import "github.com/lore-dev/lore/internal/lang"
+import (
+	"github.com/lore-dev/lore/internal/lang"
+	"github.com/lore-dev/lore/internal/symbols"
+)
 
 // Chunk is one contiguous, 1-based inclusive line span of a file together
 // with what it defines.
@@ -69,11 +76,27 @@ const (
 //
 // path is accepted for rules that depend on the file name; none do yet.
 func Split(path, language string, src []byte) []Chunk {
+	chunks, _ := analyze(path, language, src, false)
+	return chunks
+}
+
+// Analyze is Split that also says what the file defines and refers to,
+// from the same parse: the chunks are exactly those Split returns, and
+// every definition and reference carries the index of the chunk holding
+// it. Files without a grammar, too big to parse or whose parse fails have
+// chunks but no symbols; a file with syntax errors gives what the parts
+// that parse say. It is safe for concurrent use.
+func Analyze(path, language string, src []byte) ([]Chunk, symbols.File) {
+	return analyze(path, language, src, true)
+}
+
+func analyze(_, language string, src []byte, withSymbols bool) ([]Chunk, symbols.File) {
 	doc := newText(src)
 	if doc.lineCount() == 0 {
-		return nil
+		return nil, symbols.File{}
 	}
 	var spans []span
+	var file symbols.File
 	switch {
 	case language == lang.Markdown:
 		spans = splitMarkdown(doc)
@@ -83,12 +106,14 @@ func Split(path, language string, src []byte) []Chunk {
 		spans = splitAsciiDoc(doc)
 	case lang.HasGrammar(language) && len(src) <= maxParseBytes:
 		var ok bool
-		spans, ok = splitSyntax(language, doc)
+		spans, file, ok = splitSyntax(language, doc, withSymbols)
 		if !ok {
 			spans = splitBlocks(doc)
 		}
 	default:
 		spans = splitBlocks(doc)
 	}
-	return doc.chunks(spans)
+	chunks := doc.chunks(spans)
+	setChunks(&file, chunks)
+	return chunks, file
 }

@@ -20,6 +20,7 @@ type defRule struct {
 type langSpec struct {
 	grammar *sitter.Language
 	pool    sync.Pool
+	lang    string // the language's name, as lang.Detect gives it
 
 	comments   map[string]bool    // comment node types
 	attributes map[string]bool    // decorator/attribute nodes standing before a definition

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/lore-dev/lore/internal/symbols"
 )
 
 // role is what a syntax node is to the chunker.
@@ -58,12 +60,13 @@ type syntaxChunker struct {
 	cursor *sitter.TreeCursor
 }
 
-// splitSyntax parses the file with its grammar and chunks it by definitions.
-// It reports false when there is no grammar or the parse fails.
-func splitSyntax(language string, d *text) (spans []span, ok bool) {
+// splitSyntax parses the file with its grammar and chunks it by definitions;
+// with withSymbols it also extracts definitions and references from the same
+// tree. It reports false when there is no grammar or the parse fails.
+func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file symbols.File, ok bool) {
 	spec := specs[language]
 	if spec == nil {
-		return nil, false
+		return nil, file, false
 	}
 	if fallBackOnPanic {
 		defer func() {
@@ -71,7 +74,7 @@ func splitSyntax(language string, d *text) (spans []span, ok bool) {
 			// repository from being indexed: the file falls back to
 			// block chunking.
 			if recover() != nil {
-				spans, ok = nil, false
+				spans, file, ok = nil, symbols.File{}, false
 			}
 		}()
 	}
@@ -80,14 +83,31 @@ func splitSyntax(language string, d *text) (spans []span, ok bool) {
 	if err != nil || tree == nil {
 		// A timed-out parser keeps partial state; it is dropped, not pooled.
 		parser.Close()
-		return nil, false
+		return nil, file, false
 	}
 	spec.pool.Put(parser)
 	defer tree.Close()
 	root := tree.RootNode()
 	c := &syntaxChunker{spec: spec, d: d, src: d.src, cursor: sitter.NewTreeCursor(root)}
 	defer c.cursor.Close()
-	return c.level(c.members(root), "", false), true
+	spans = c.level(c.members(root), "", false)
+	if withSymbols {
+		file = c.symbolsOf(language, root)
+	}
+	return spans, file, true
+}
+
+// symbolsOf extracts the symbols of a parsed file. A failure there keeps
+// the chunks: the file is indexed without symbols.
+func (c *syntaxChunker) symbolsOf(language string, root *sitter.Node) (file symbols.File) {
+	if fallBackOnPanic {
+		defer func() {
+			if recover() != nil {
+				file = symbols.File{}
+			}
+		}()
+	}
+	return c.extractSymbols(language, root)
 }
 
 // named returns the named children of n in order, walking with a cursor
