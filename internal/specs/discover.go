@@ -39,7 +39,7 @@ func Discover(root, specsDir string) ([]Spec, error) {
 
 // ParserVersion changes whenever the spec parsers read files differently;
 // a CachedFile kept from another version is not used.
-const ParserVersion = "1"
+const ParserVersion = "2"
 
 // Cache lets Discover skip the spec files (and change proposals) that did
 // not change since an earlier run: an index keeps what Discover made of

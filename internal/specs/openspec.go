@@ -86,6 +86,7 @@ type openSpecParser struct {
 	orphan       bool      // inside a scenario that has no requirement
 	clause       clauseKind
 	clauseIndent int  // indentation of the open clause's bullet
+	listFollows  bool // the open clause ends with ":", so bullets of its level that follow are its list
 	afterBlank   bool // a blank line ended the last clause's paragraph
 
 	renameFrom     string // the FROM of a RENAMED pair waiting for its TO
@@ -331,7 +332,7 @@ func (p *openSpecParser) scenarioLine(n int, line string) {
 		return
 	}
 	if isThematicBreak(line) {
-		p.clause = noClause
+		p.clause, p.listFollows = noClause, false
 		return
 	}
 	indent, item, isItem := listItem(line)
@@ -345,6 +346,12 @@ func (p *openSpecParser) scenarioLine(n int, line string) {
 		}
 		if keyword, text, _, ok := parseClause(item); ok {
 			p.addClause(n, keyword, text, indent)
+			return
+		}
+		// "- **THEN** reviewers can compare using:" followed by bullets at
+		// its own level: the list the clause introduces belongs to it.
+		if p.clause != noClause && p.listFollows {
+			p.extendClause(item, true)
 			return
 		}
 		p.spec.warnAt(n, "bullet in scenario '%s' is not a GIVEN/WHEN/THEN/AND clause: %q", p.scen.Name, clip(item, 80))
@@ -413,6 +420,7 @@ func (p *openSpecParser) addClause(n int, keyword, text string, indent int) {
 	list := p.scen.clauses(kind)
 	*list = append(*list, strings.TrimSpace(text))
 	p.clause, p.clauseIndent, p.afterBlank = kind, indent, false
+	p.listFollows = strings.HasSuffix(strings.TrimSpace(text), ":")
 }
 
 // extendClause appends a wrapped line or a nested bullet to the last clause.

@@ -631,6 +631,16 @@ func TestIssue15HeadingsAndClauses(t *testing.T) {
 			requirement: "Outside", scenario: "*Lone star", when: []string{"w"},
 		},
 		{
+			// openspec-conventions' "Reviewing changes": the list a clause
+			// introduces with a colon, written at the clause's own level.
+			name: "a list the clause introduces at its own level belongs to it",
+			content: "### Requirement: R\n#### Scenario: S\n- **WHEN** reviewing\n- **THEN** reviewers can compare using:\n" +
+				"- GitHub PR diff view\n- Command line: `diff -u a b`\n- **AND** nothing else\n",
+			requirement: "R", scenario: "S",
+			when: []string{"reviewing"},
+			then: []string{"reviewers can compare using: GitHub PR diff view; Command line: `diff -u a b`", "nothing else"},
+		},
+		{
 			name: "nested plain Then and And belong to their clause",
 			content: "### Requirement: R\n#### Scenario: S\n- **WHEN** executing steps\n- **AND** display progress:\n" +
 				"  - Show spinner\n  - Then success: \"done\"\n  - And all the rest\n- **THEN** it ends\n",
