@@ -239,6 +239,11 @@ func gradleDependencies(s *tokenStream, test bool) []rawDep {
 			continue
 		}
 		kind, isConfig := gradleConfigurationKind(t.text)
+		if !isConfig && t.kind == tokIdent && projectNotationCall(s) {
+			// A configuration a plugin adds (dokka(projects.core),
+			// kover(project(":core"))): a dependency of the build.
+			kind, isConfig = DepBuild, true
+		}
 		if t.kind != tokIdent || !isConfig || s.isPunct(1, ".") || s.isPunct(1, "=") {
 			s.pos++
 			continue
@@ -256,6 +261,22 @@ func gradleDependencies(s *tokenStream, test bool) []rawDep {
 		}
 	}
 	return deps
+}
+
+// projectNotationCall reports whether the cursor is at `name(project(`
+// or `name(projects.`: a call of a configuration lore does not know by
+// name with a project dependency as its argument.
+func projectNotationCall(s *tokenStream) bool {
+	if !s.isPunct(1, "(") || s.peek(2).kind != tokIdent {
+		return false
+	}
+	switch s.peek(2).text {
+	case "project":
+		return s.isPunct(3, "(")
+	case "projects":
+		return s.isPunct(3, ".")
+	}
+	return false
 }
 
 // gradleDependencyNotation reads one dependency notation at the cursor:
@@ -486,6 +507,24 @@ func accessorKey(segments []string) string {
 // Gradle projects of the same build, by name. It returns the project's
 // folder and name, or "" when no project matches.
 func resolveAccessor(accessor string, st *gradleSettings, projects []*draft, buildOf map[*draft]*gradleSettings) (folder, name string) {
+	if folder, name = findAccessor(accessor, st, projects, buildOf); folder != "" || st == nil || st.rootName == "" {
+		return folder, name
+	}
+	// Gradle also names the root project by its name: projects.exposed is
+	// the root of a build named "exposed", projects.exposed.exposedCore its
+	// child exposed-core.
+	first, rest, _ := strings.Cut(accessor, ".")
+	if accessorKey([]string{first}) != accessorKey([]string{st.rootName}) {
+		return "", ""
+	}
+	if rest == "" {
+		return st.dir, st.rootName
+	}
+	return findAccessor(rest, st, projects, buildOf)
+}
+
+// findAccessor is resolveAccessor for an accessor relative to the root.
+func findAccessor(accessor string, st *gradleSettings, projects []*draft, buildOf map[*draft]*gradleSettings) (folder, name string) {
 	want := accessorKey(strings.Split(accessor, "."))
 	if st != nil {
 		for _, projectPath := range sortedKeys(st.projects) {

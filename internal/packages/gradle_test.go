@@ -90,5 +90,29 @@ kotlin-jvm = { id = "org.jetbrains.kotlin.jvm", version.ref = "kotlin" }
 				"  runtime org.ow2.asm:asm 9",
 			},
 		},
+		{
+			// Exposed's root build: dokka(projects.exposed.exposedCore) and
+			// kover(project(":exposed-dao")), configurations its plugins add,
+			// with accessors through the root project's own name.
+			name: "plugin configurations and accessors through the root project's name",
+			files: map[string]string{
+				"settings.gradle.kts": "rootProject.name = \"exposed\"\ninclude(\"exposed-core\", \"exposed-dao\", \"tools\")\n",
+				"build.gradle.kts": "dependencies {\n  dokka(projects.exposed.exposedCore)\n  kover(project(\":exposed-dao\"))\n" +
+					"  detekt(\"io.gitlab:formatting:1\")\n  add(\"x\", \"g:skipped:1\")\n}\n",
+				"exposed-core/build.gradle.kts": "",
+				"exposed-dao/build.gradle.kts":  "dependencies {\n  api(projects.exposedCore)\n}\n",
+				"tools/build.gradle.kts":        "dependencies {\n  implementation(projects.exposed)\n}\n",
+			},
+			want: []string{
+				"gradle . exposed",
+				"  build exposed-core (internal)",
+				"  build exposed-dao (internal)",
+				"gradle exposed-core exposed-core",
+				"gradle exposed-dao exposed-dao",
+				"  runtime exposed-core (internal)",
+				"gradle tools tools",
+				"  runtime exposed (internal)",
+			},
+		},
 	})
 }
