@@ -239,9 +239,10 @@ func gradleDependencies(s *tokenStream, test bool) []rawDep {
 			continue
 		}
 		kind, isConfig := gradleConfigurationKind(t.text)
-		if !isConfig && t.kind == tokIdent && projectNotationCall(s) {
+		if !isConfig && t.kind == tokIdent && pluginConfigurationCall(s) {
 			// A configuration a plugin adds (dokka(projects.core),
-			// kover(project(":core"))): a dependency of the build.
+			// kover(project(":core")), dokkaHtmlPlugin(libs.x)): a
+			// dependency of the build.
 			kind, isConfig = DepBuild, true
 		}
 		if t.kind != tokIdent || !isConfig || s.isPunct(1, ".") || s.isPunct(1, "=") {
@@ -263,20 +264,30 @@ func gradleDependencies(s *tokenStream, test bool) []rawDep {
 	return deps
 }
 
-// projectNotationCall reports whether the cursor is at `name(project(`
-// or `name(projects.`: a call of a configuration lore does not know by
-// name with a project dependency as its argument.
-func projectNotationCall(s *tokenStream) bool {
-	if !s.isPunct(1, "(") || s.peek(2).kind != tokIdent {
+// pluginConfigurationCall reports whether the cursor is at `name(project(`,
+// `name(projects.x` or `name(libs.x`: a call of a configuration lore does
+// not know by name (one a plugin adds: dokka, kover, dokkaHtmlPlugin) with
+// a project dependency or a catalog reference as its argument. Calls that
+// take such arguments but add no dependency are left alone.
+func pluginConfigurationCall(s *tokenStream) bool {
+	if !s.isPunct(1, "(") || s.peek(2).kind != tokIdent || notConfigurations[s.peek(0).text] {
 		return false
 	}
-	switch s.peek(2).text {
-	case "project":
+	switch arg := s.peek(2).text; {
+	case arg == "project":
 		return s.isPunct(3, "(")
-	case "projects":
-		return s.isPunct(3, ".")
+	case isGradleKeyword(arg):
+		return false
 	}
-	return false
+	return s.isPunct(3, ".") && s.peek(4).kind == tokIdent // projects.x, libs.x
+}
+
+// notConfigurations are calls in a dependencies block that are not
+// configurations.
+var notConfigurations = map[string]bool{
+	"module": true, "platform": true, "enforcedPlatform": true, "testFixtures": true, "files": true, "fileTree": true,
+	"exclude": true, "because": true, "substitute": true, "using": true, "project": true, "kotlin": true,
+	"println": true, "require": true, "check": true, "listOf": true, "setOf": true, "add": true, "constraints": true,
 }
 
 // gradleDependencyNotation reads one dependency notation at the cursor:

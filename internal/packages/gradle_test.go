@@ -96,9 +96,11 @@ kotlin-jvm = { id = "org.jetbrains.kotlin.jvm", version.ref = "kotlin" }
 			// with accessors through the root project's own name.
 			name: "plugin configurations and accessors through the root project's name",
 			files: map[string]string{
-				"settings.gradle.kts": "rootProject.name = \"exposed\"\ninclude(\"exposed-core\", \"exposed-dao\", \"tools\")\n",
+				"settings.gradle.kts":       "rootProject.name = \"exposed\"\ninclude(\"exposed-core\", \"exposed-dao\", \"tools\")\n",
+				"gradle/libs.versions.toml": "[libraries]\ndokka-versioning = \"org.jetbrains.dokka:versioning-plugin:2\"\n",
 				"build.gradle.kts": "dependencies {\n  dokka(projects.exposed.exposedCore)\n  kover(project(\":exposed-dao\"))\n" +
-					"  detekt(\"io.gitlab:formatting:1\")\n  add(\"x\", \"g:skipped:1\")\n}\n",
+					"  dokkaHtmlPlugin(libs.dokka.versioning)\n  detekt(\"io.gitlab:formatting:1\")\n  add(\"x\", \"g:skipped:1\")\n" +
+					"  modules { module(libs.dokka.versioning) { replacedBy(\"x:y\") } }\n}\n",
 				"exposed-core/build.gradle.kts": "",
 				"exposed-dao/build.gradle.kts":  "dependencies {\n  api(projects.exposedCore)\n}\n",
 				"tools/build.gradle.kts":        "dependencies {\n  implementation(projects.exposed)\n}\n",
@@ -107,6 +109,7 @@ kotlin-jvm = { id = "org.jetbrains.kotlin.jvm", version.ref = "kotlin" }
 				"gradle . exposed",
 				"  build exposed-core (internal)",
 				"  build exposed-dao (internal)",
+				"  build org.jetbrains.dokka:versioning-plugin 2",
 				"gradle exposed-core exposed-core",
 				"gradle exposed-dao exposed-dao",
 				"  runtime exposed-core (internal)",

@@ -14,7 +14,7 @@ import (
 // ResolverVersion changes whenever Resolve does: packages an index resolved
 // with another version are resolved again even if no manifest changed.
 const (
-	ParserVersion   = "2"
+	ParserVersion   = "3"
 	ResolverVersion = "2"
 )
 
