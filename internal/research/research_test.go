@@ -1,0 +1,265 @@
+package research
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lore-dev/lore/internal/chunk"
+	"github.com/lore-dev/lore/internal/errs"
+	"github.com/lore-dev/lore/internal/lang"
+	"github.com/lore-dev/lore/internal/packages"
+)
+
+// loadTree parses every file under dir as the indexer does (one parse for
+// chunks and symbols) and builds the graph, with the packages of its
+// manifests.
+func loadTree(t testing.TB, dir string) *Graph {
+	t.Helper()
+	var files []File
+	var manifests []packages.Manifest
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if packages.IsManifest(rel) {
+			manifests = append(manifests, packages.Manifest{Path: rel, Data: src})
+		}
+		language := lang.Detect(rel, src)
+		if !lang.HasGrammar(language) {
+			return nil
+		}
+		_, syms := chunk.Analyze(rel, language, src)
+		files = append(files, File{Path: rel, Language: language, Symbols: syms})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, _ := packages.Build(manifests)
+	return NewGraph(files, pkgs)
+}
+
+// research runs a request over a graph, failing the test on error.
+func research(t testing.TB, g *Graph, query string, depth int, focus string) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), g, Request{Query: query, Depth: depth, Focus: focus})
+	if err != nil {
+		t.Fatalf("%q depth %d: %v", query, depth, err)
+	}
+	return res
+}
+
+// symbolsAt lists the symbols of the nodes at a depth, sorted.
+func symbolsAt(res *Result, depth int) []string {
+	var out []string
+	for _, n := range res.Nodes {
+		if n.Depth == depth {
+			out = append(out, n.Symbol)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// chainSymbols writes each chain as its symbols joined by " → ".
+func chainSymbols(res *Result) []string {
+	names := map[string]string{}
+	for _, n := range res.Nodes {
+		names[n.ID] = n.Symbol
+	}
+	var out []string
+	for _, c := range res.Chains {
+		var parts []string
+		for _, id := range c {
+			parts = append(parts, names[id])
+		}
+		out = append(out, strings.Join(parts, " → "))
+	}
+	return out
+}
+
+// chainFixtures are the call chain main → route → login handler →
+// authenticate in each language family, with each language's names.
+var chainFixtures = []struct {
+	dir                              string
+	main, route, login, authenticate string
+}{
+	{"go", "main", "Route", "HandleLogin", "authenticate"},
+	{"python", "main", "route", "handle_login", "authenticate"},
+	{"typescript", "main", "route", "handleLogin", "authenticate"},
+	{"java", "main", "route", "handleLogin", "authenticate"},
+	{"rust", "main", "route", "handle_login", "authenticate"},
+	{"swift", "main", "route", "handleLogin", "authenticate"},
+	{"ruby", "main", "route", "handle_login", "authenticate"},
+	{"c", "main", "route", "handle_login", "authenticate"},
+}
+
+// TestCallChains: "what calls authenticate()" with depth 2 returns the
+// login handler and the router, not main; depth 3 adds main and the whole
+// chain; callees walk the chain the other way.
+func TestCallChains(t *testing.T) {
+	for _, fx := range chainFixtures {
+		t.Run(fx.dir, func(t *testing.T) {
+			g := loadTree(t, filepath.Join("testdata", "chains", fx.dir))
+			q := "what calls " + fx.authenticate + "()"
+
+			res := research(t, g, q, 2, "")
+			if res.Intent != IntentCallers || len(res.Targets) != 1 || res.Targets[0].Symbol != fx.authenticate {
+				t.Fatalf("intent %s, targets %+v", res.Intent, res.Targets)
+			}
+			if got := symbolsAt(res, 1); !slices.Equal(got, []string{fx.login}) {
+				t.Errorf("depth 2, first hop: %v, want [%s]", got, fx.login)
+			}
+			if got := symbolsAt(res, 2); !slices.Equal(got, []string{fx.route}) {
+				t.Errorf("depth 2, second hop: %v, want [%s]", got, fx.route)
+			}
+			if len(res.Nodes) != 3 {
+				t.Errorf("depth 2 found %d nodes, want 3 (no %s): %+v", len(res.Nodes), fx.main, res.Nodes)
+			}
+			if want := fx.route + " → " + fx.login + " → " + fx.authenticate; !slices.Contains(chainSymbols(res), want) {
+				t.Errorf("depth 2 chains %v, want %q", chainSymbols(res), want)
+			}
+
+			res = research(t, g, q, 3, "")
+			if got := symbolsAt(res, 3); !slices.Equal(got, []string{fx.main}) {
+				t.Errorf("depth 3, third hop: %v, want [%s]", got, fx.main)
+			}
+			want := fx.main + " → " + fx.route + " → " + fx.login + " → " + fx.authenticate
+			if chains := chainSymbols(res); len(chains) == 0 || chains[0] != want {
+				t.Errorf("depth 3 chains %v, want %q first", chains, want)
+			}
+			if len(res.Candidates) != 0 {
+				t.Errorf("ambiguous references in an unambiguous chain: %+v", res.Candidates)
+			}
+
+			res = research(t, g, "what does "+fx.main+" call", 3, "")
+			if res.Intent != IntentCallees {
+				t.Fatalf("callees: intent %s", res.Intent)
+			}
+			want = fx.main + " → " + fx.route + " → " + fx.login + " → " + fx.authenticate
+			if chains := chainSymbols(res); !slices.Contains(chains, want) {
+				t.Errorf("callees of %s: chains %v, want %q", fx.main, chains, want)
+			}
+		})
+	}
+}
+
+// TestImplementations: every conforming type of a multi-language fixture,
+// and no type that merely has a method of the same name.
+func TestImplementations(t *testing.T) {
+	g := loadTree(t, filepath.Join("testdata", "conformance"))
+	res := research(t, g, "all implementations of Authenticatable", 2, "")
+	if res.Intent != IntentImplementations {
+		t.Fatalf("intent %s", res.Intent)
+	}
+	if len(res.Targets) != 6 {
+		t.Errorf("targets %+v, want Authenticatable in six languages", res.Targets)
+	}
+	type impl struct{ symbol, kind, path string }
+	var got []impl
+	for _, n := range res.Nodes {
+		if n.Depth > 0 {
+			got = append(got, impl{n.Symbol, n.Kind, n.Path})
+		}
+	}
+	want := []impl{
+		{"LdapUser", "class", "java/src/main/java/com/example/auth/LdapUser.java"},
+		{"SessionUser", "class", "python/auth.py"},
+		{"Token", "impl", "rust/src/auth.rs"},
+		{"Member", "struct", "Sources/Auth/Authenticatable.swift"},
+		{"Visitor", "impl", "Sources/Auth/Authenticatable.swift"},
+		{"Admin", "struct", "auth/admin.go"},
+		{"Guest", "struct", "auth/auth.go"},
+		{"Kiosk", "struct", "devices/devices.go"},
+		{"OAuthUser", "class", "web/src/auth.ts"},
+	}
+	slices.SortFunc(got, func(a, b impl) int { return strings.Compare(a.symbol, b.symbol) })
+	slices.SortFunc(want, func(a, b impl) int { return strings.Compare(a.symbol, b.symbol) })
+	if !slices.Equal(got, want) {
+		t.Errorf("implementations\n got: %+v\nwant: %+v", got, want)
+	}
+	for _, decoy := range []string{"Robot", "Clock", "Printer", "Kiosk.java", "Banner", "Lamp", "Door"} {
+		for _, n := range res.Nodes {
+			if n.Symbol == decoy || strings.HasSuffix(n.Path, decoy) {
+				t.Errorf("%s merely has a method of the same name, yet it is a node: %+v", decoy, n)
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same graph and request give the same bytes.
+func TestDeterministic(t *testing.T) {
+	g := loadTree(t, filepath.Join("testdata", "conformance"))
+	var first []byte
+	for i := 0; i < 5; i++ {
+		res := research(t, g, "implementations of Authenticatable", 3, FocusArchitecture)
+		b, _ := json.Marshal(res)
+		if i == 0 {
+			first = b
+		} else if string(b) != string(first) {
+			t.Fatalf("run %d differs:\n%s\n%s", i, b, first)
+		}
+	}
+}
+
+// TestErrors: invalid requests and unknown names are clear errors.
+func TestErrors(t *testing.T) {
+	g := loadTree(t, filepath.Join("testdata", "chains", "go"))
+	tests := []struct {
+		query string
+		depth int
+		focus string
+		code  string
+		msg   string
+	}{
+		{"  ", 2, "", errs.CodeQueryEmpty, "Query cannot be empty"},
+		{"what calls Route", 6, "", errs.CodeInvalidArgument, "depth must be between 1 and 5, got 6"},
+		{"what calls Route", -1, "", errs.CodeInvalidArgument, "depth must be between 1 and 5, got -1"},
+		{"what calls Route", 2, "speed", errs.CodeInvalidArgument, `focus must be one of architecture, dependencies, patterns, flow; got "speed"`},
+		{"what calls authenticat()", 2, "", errs.CodeSymbolNotFound, "No symbol named authenticat in the index. Closest names: authenticate, authenticateToken"},
+		{"what calls Nothing", 2, "", errs.CodeSymbolNotFound, "No symbol named Nothing in the index"},
+		{"what calls web.Nope", 2, "", errs.CodeSymbolNotFound, "No symbol named web.Nope in the index"},
+		{"what calls Admin.Route", 2, "", errs.CodeSymbolNotFound, "No definition of Route in Admin. Definitions named Route: Route (web/router.go)"},
+		{"what does nowhere depend on", 2, "", errs.CodeSymbolNotFound, "No module or package named nowhere in the index"},
+	}
+	for _, tt := range tests {
+		_, err := Run(context.Background(), g, Request{Query: tt.query, Depth: tt.depth, Focus: tt.focus})
+		e, ok := errs.As(err)
+		if !ok || e.Code != tt.code || !strings.HasPrefix(e.Message, tt.msg) {
+			t.Errorf("%q depth %d focus %q: %v, want %s %q", tt.query, tt.depth, tt.focus, err, tt.code, tt.msg)
+		}
+	}
+}
+
+// TestProgressAndCancel: one progress report per hop; a cancelled context
+// stops the research.
+func TestProgressAndCancel(t *testing.T) {
+	g := loadTree(t, filepath.Join("testdata", "chains", "go"))
+	var hops []int
+	_, err := Run(context.Background(), g, Request{Query: "what calls authenticate", Depth: 5,
+		Progress: func(hop, depth, nodes int) { hops = append(hops, hop) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three hops reach main, which nothing calls; every hop is reported.
+	if !slices.Equal(hops, []int{1, 2, 3, 4, 5}) {
+		t.Errorf("progress at hops %v, want 1 to 5", hops)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, g, Request{Query: "what calls authenticate", Depth: 5}); err == nil {
+		t.Error("a cancelled research succeeded")
+	}
+}
