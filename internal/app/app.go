@@ -54,7 +54,10 @@ type App struct {
 	packages map[store.Locator]*Packages      // the last loaded generation of each
 	specs    map[store.Locator]*specIndex
 	scans    map[store.Locator]*scanIndex
+	graphs   map[store.Locator]*symbolGraph // research graphs, the last loaded generation of each
 	jobs     *jobs
+
+	graphBuild sync.Mutex // held while a research graph is built
 }
 
 // New returns an App.
@@ -73,6 +76,7 @@ func New(opts Options) *App {
 		packages:    map[store.Locator]*Packages{},
 		specs:       map[store.Locator]*specIndex{},
 		scans:       map[store.Locator]*scanIndex{},
+		graphs:      map[store.Locator]*symbolGraph{},
 		jobs:        newJobs(),
 	}
 }
@@ -138,6 +142,7 @@ func (a *App) Close() error {
 	a.packages = map[store.Locator]*Packages{}
 	a.specs = map[store.Locator]*specIndex{}
 	a.scans = map[store.Locator]*scanIndex{}
+	a.graphs = map[store.Locator]*symbolGraph{}
 	return errors.Join(all...)
 }
 
