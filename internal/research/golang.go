@@ -204,6 +204,14 @@ func (x *goIndex) typeMethods(k goTypeKey, pointer bool) map[string]int {
 				for _, e := range t.Embeds {
 					if ek, ok := x.lookupName(l.key.module, e.Name); ok {
 						next = append(next, level{ek, e.Pointer || l.pointer})
+					} else if ms, ok := symbols.GoInterfaceMethods(strings.TrimPrefix(e.Name, "*")); ok {
+						// An embedded interface of the standard library
+						// (http.ResponseWriter) promotes its methods.
+						for _, m := range ms {
+							if _, shadowed := found[m.Name]; !shadowed {
+								found[m.Name] = m.Arity
+							}
+						}
 					}
 				}
 			}

@@ -240,13 +240,19 @@ func (g *Graph) resolveImports(file int32) {
 		if imp.name == "" || imp.name == "*" {
 			continue
 		}
+		if f.family == "go" {
+			// A Go import binds its package's name, which by convention
+			// is the path's last element without a major version suffix
+			// (github.com/go-chi/chi/v5 binds chi).
+			imp.name = goPackageName(imp.target)
+		}
 		b := binding{local: imp.alias, imported: imp.name, files: imp.files, modules: imp.modules}
 		if b.local == "" {
 			b.local = imp.name
 		}
 		external := len(imp.files)+len(imp.modules) == 0
 		switch {
-		case imp.name == moduleBaseName(imp.target):
+		case f.family == "go" || imp.name == moduleBaseName(imp.target):
 			b.imported = "" // the module itself: Go's net/http, import a.b.c
 		case !external && f.family != "go":
 			// from auth import login: login may be a module of its own.
@@ -303,4 +309,37 @@ func (g *Graph) imports(file int32, target int32) bool {
 		}
 	}
 	return false
+}
+
+// goPackageName is the package name a Go import path binds by convention
+// (as goimports assumes it): the last element, or the one before a major
+// version suffix (v2, v5), without a "go-" prefix and cut before the first
+// character that cannot be in a name (gopkg.in/yaml.v3 binds yaml).
+func goPackageName(importPath string) string {
+	elems := strings.Split(strings.Trim(importPath, "/"), "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && isMajorVersion(name) {
+		name = elems[len(elems)-2]
+	}
+	name = strings.TrimPrefix(name, "go-")
+	if i := strings.IndexFunc(name, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 0x7f)
+	}); i > 0 {
+		name = name[:i]
+	}
+	return name
+}
+
+// isMajorVersion reports whether a path element is a module's major
+// version suffix: v followed by digits, not starting with 0 or 1 alone.
+func isMajorVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != "v1"
 }

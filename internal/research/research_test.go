@@ -263,3 +263,32 @@ func TestProgressAndCancel(t *testing.T) {
 		t.Error("a cancelled research succeeded")
 	}
 }
+
+// TestGoConventions: an import path with a major version suffix binds the
+// package's name (router, not v5), and an embedded interface of the
+// standard library (http.Handler, http.ResponseWriter) counts in method
+// sets and interfaces.
+func TestGoConventions(t *testing.T) {
+	g := loadTree(t, filepath.Join("testdata", "gomajor"))
+	res := research(t, g, "what calls NewRouter", 1, "")
+	if got := symbolsAt(res, 1); !slices.Equal(got, []string{"Mount"}) {
+		t.Errorf("callers of NewRouter through a /v5 import: %v, want [Mount]", got)
+	}
+	for _, tt := range []struct{ iface, want string }{{"Router", "Mux"}, {"WrapResponseWriter", "basicWriter"}} {
+		res := research(t, g, "implementations of "+tt.iface, 1, "")
+		if got := symbolsAt(res, 1); !slices.Equal(got, []string{tt.want}) {
+			t.Errorf("implementations of %s: %v, want [%s]", tt.iface, got, tt.want)
+		}
+	}
+}
+
+func TestGoPackageName(t *testing.T) {
+	for path, want := range map[string]string{
+		"net/http": "http", "github.com/go-chi/chi/v5": "chi", "gopkg.in/yaml.v3": "yaml",
+		"github.com/mattn/go-isatty": "isatty", "fmt": "fmt", "example.com/v1": "v1", "example.com/x/v0": "v0",
+	} {
+		if got := goPackageName(path); got != want {
+			t.Errorf("goPackageName(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

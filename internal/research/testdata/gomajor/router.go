@@ -1,0 +1,26 @@
+package router
+
+import "net/http"
+
+// Mux routes requests.
+type Mux struct{}
+
+// NewRouter returns a Mux.
+func NewRouter() *Mux { return &Mux{} }
+
+// ServeHTTP serves a request.
+func (m *Mux) ServeHTTP(w http.ResponseWriter, r *http.Request) {}
+
+// Routes lists routes.
+type Routes interface {
+	Routes() []string
+}
+
+// Router is a Mux's behaviour.
+type Router interface {
+	http.Handler
+	Routes
+}
+
+// Routes lists the mux's routes.
+func (m *Mux) Routes() []string { return nil }
