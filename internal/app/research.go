@@ -57,6 +57,9 @@ func (a *App) Research(ctx context.Context, req ResearchRequest) (*ResearchResul
 	}
 	g, err := a.ResearchGraph(ctx, req.Root)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, (&errs.Error{Kind: errs.Cancelled, Code: errs.CodeCancelled}).Wrap(ctx.Err())
+		}
 		return nil, err
 	}
 	pkgs, err := a.Packages(ctx, req.Root)
@@ -107,7 +110,10 @@ func (a *App) Research(ctx context.Context, req ResearchRequest) (*ResearchResul
 }
 
 // ResearchGraph returns the research graph of a root's index, built once
-// per generation from the symbols and packages the index holds.
+// per generation from the symbols and packages the index holds. The build
+// runs apart from the call: a cancelled call returns at once, and the
+// build goes on to cache the graph for the next call (it is bounded by the
+// index's size).
 func (a *App) ResearchGraph(ctx context.Context, root string) (*research.Graph, error) {
 	r, loc, err := a.reader(ctx, root)
 	if err != nil {
@@ -120,23 +126,43 @@ func (a *App) ResearchGraph(ctx context.Context, root string) (*research.Graph, 
 	if g := a.cachedGraph(loc, generation); g != nil {
 		return g, nil
 	}
-	// One build at a time: two calls for a new generation build it once.
+	type built struct {
+		g   *research.Graph
+		err error
+	}
+	done := make(chan built, 1)
+	go func() {
+		g, err := a.buildGraph(context.WithoutCancel(ctx), r, loc, generation)
+		done <- built{g, err}
+	}()
+	select {
+	case b := <-done:
+		return b.g, b.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// buildGraph builds and caches the graph of one generation of a
+// collection; one build at a time, so that two calls for a new generation
+// build it once.
+func (a *App) buildGraph(ctx context.Context, r store.Reader, loc store.Locator, generation string) (*research.Graph, error) {
 	a.graphBuild.Lock()
 	defer a.graphBuild.Unlock()
 	if g := a.cachedGraph(loc, generation); g != nil {
 		return g, nil // built while this call waited
 	}
 	var files []research.File
-	err = r.Symbols(ctx, func(fs store.FileSymbols) error {
+	err := r.Symbols(ctx, func(fs store.FileSymbols) error {
 		files = append(files, research.File{Path: fs.Path, Language: fs.Language, Symbols: fs.Symbols})
-		return ctx.Err()
+		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the symbols of %s: %w", loc.Database, err)
 	}
 	pkgs, err := r.Packages(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the packages of %s: %w", loc.Database, err)
 	}
 	g := research.NewGraph(files, pkgs)
 	a.mu.Lock()
