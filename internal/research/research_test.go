@@ -292,3 +292,54 @@ func TestGoPackageName(t *testing.T) {
 		}
 	}
 }
+
+// edgeSet lists a result's edges as "from -kind-> to" with node symbols.
+func edgeSet(res *Result) []string {
+	names := map[string]string{}
+	for _, n := range res.Nodes {
+		names[n.ID] = n.Symbol
+	}
+	var out []string
+	for _, e := range res.Edges {
+		out = append(out, names[e.From]+" -"+e.Kind+"-> "+names[e.To])
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestDependenciesAndArchitecture: a module's imports (inside the
+// repository and outside), its dependents with the chain, and the
+// architecture map: folders with their roles, the entry point, the import
+// graph between folders.
+func TestDependenciesAndArchitecture(t *testing.T) {
+	g := loadTree(t, filepath.Join("testdata", "chains", "go"))
+
+	deps := research(t, g, "what does package web depend on", 2, "")
+	if deps.Intent != IntentDependencies || !slices.Equal(edgeSet(deps), []string{"web -import-> log"}) {
+		t.Errorf("dependencies of web: intent %s, edges %v", deps.Intent, edgeSet(deps))
+	}
+	dependents := research(t, g, "what depends on web", 2, "")
+	if dependents.Intent != IntentDependents || !slices.Equal(edgeSet(dependents), []string{"cmd/server -import-> web"}) ||
+		!slices.Contains(chainSymbols(dependents), "cmd/server → web") {
+		t.Errorf("dependents of web: edges %v, chains %v", edgeSet(dependents), chainSymbols(dependents))
+	}
+
+	arch := research(t, g, "how is this project organised", 2, FocusArchitecture)
+	roles := map[string]string{}
+	for _, n := range arch.Nodes {
+		roles[n.Kind+" "+n.Symbol] = n.Role
+	}
+	for node, role := range map[string]string{
+		"folder cmd/server": "entry point, functions", "folder web": "functions", "function main": "entry point",
+	} {
+		if roles[node] != role {
+			t.Errorf("architecture: %s has role %q, want %q (nodes %v)", node, roles[node], role, roles)
+		}
+	}
+	edges := edgeSet(arch)
+	for _, want := range []string{"cmd/server -import-> web", "cmd/server -defines-> main"} {
+		if !slices.Contains(edges, want) {
+			t.Errorf("architecture edges %v lack %q", edges, want)
+		}
+	}
+}
