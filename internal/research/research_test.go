@@ -274,6 +274,19 @@ func TestGoConventions(t *testing.T) {
 	if got := symbolsAt(res, 1); !slices.Equal(got, []string{"Mount"}) {
 		t.Errorf("callers of NewRouter through a /v5 import: %v, want [Mount]", got)
 	}
+	// router.URLParam(r, "id") calls the package's function, not the
+	// method of the same name.
+	res = research(t, g, "what calls URLParam", 1, "")
+	for _, e := range res.Edges {
+		for _, n := range res.Nodes {
+			if n.ID == e.To && n.Kind != "function" {
+				t.Errorf("a package-qualified call reached %s %s", n.Kind, n.Symbol)
+			}
+		}
+	}
+	if got := symbolsAt(res, 1); !slices.Equal(got, []string{"Param"}) {
+		t.Errorf("callers of URLParam: %v, want [Param]", got)
+	}
 	for _, tt := range []struct{ iface, want string }{{"Router", "Mux"}, {"WrapResponseWriter", "basicWriter"}} {
 		res := research(t, g, "implementations of "+tt.iface, 1, "")
 		if got := symbolsAt(res, 1); !slices.Equal(got, []string{tt.want}) {

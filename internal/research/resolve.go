@@ -24,6 +24,7 @@ type scope struct {
 	restricted     bool
 	member         bool   // a member reached through a value: methods (and fields) only
 	container      string // only members of this type (a self call, a static call)
+	packageLevel   bool   // only what a package declares at top level (Go's pkg.F: never a method)
 }
 
 func (s *scope) allows(g *Graph, d int32) bool {
@@ -145,6 +146,7 @@ func (g *Graph) resolve(ri int32) []int32 {
 				if b.imported != "" {
 					sc.container = b.imported // Foo.bar() with Foo imported
 				}
+				sc.packageLevel = f.family == "go" && head == q
 				break
 			}
 		}
@@ -195,7 +197,7 @@ func (g *Graph) resolve(ri int32) []int32 {
 		if df.family != f.family || !kindFits(r.kind, def.kind) || !sc.allows(g, d) {
 			continue
 		}
-		if sc.member && r.kind == rkCall && !g.isMember(d) {
+		if sc.member && r.kind == rkCall && !g.isMember(d) || sc.packageLevel && g.isMember(d) {
 			continue
 		}
 		cands = append(cands, d)

@@ -24,3 +24,12 @@ type Router interface {
 
 // Routes lists the mux's routes.
 func (m *Mux) Routes() []string { return nil }
+
+// URLParam returns a parameter of a request.
+func URLParam(r *http.Request, key string) string { return "" }
+
+// Context holds route parameters.
+type Context struct{}
+
+// URLParam returns a parameter of the context.
+func (x *Context) URLParam(key string) string { return "" }

@@ -31,3 +31,8 @@ func (statusOnly) Status() int { return 200 }
 func Mount() {
 	router.NewRouter()
 }
+
+// Param reads a parameter through the package-level function.
+func Param(r *http.Request) string {
+	return router.URLParam(r, "id")
+}
