@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	svc "github.com/lore-dev/lore/internal/app"
@@ -32,14 +33,18 @@ func runResearch(ctx context.Context, a *cli, args []string) error {
 	focus := fs.String("focus", "", "what to emphasise: "+strings.Join(research.Focuses, ", "))
 	format := fs.String("format", "human", "output format: human, json or toon")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore research [flags] QUERY")
-		fmt.Fprintln(a.stdout, "\nQuestions: \"what calls authenticate()\", \"what does HandleLogin call\", \"all implementations of Authenticatable\",")
-		fmt.Fprintln(a.stdout, "\"where is Config used\", \"what does package web depend on\", \"what depends on auth\"; anything else is an")
-		fmt.Fprintln(a.stdout, "overview: ranked search results expanded along the symbol graph.")
+		commandUsage(fs, "lore research [flags] QUERY")
+		w := fs.Output()
+		fmt.Fprintln(w, "\nQuestions: \"what calls authenticate()\", \"what does HandleLogin call\", \"all implementations of Authenticatable\",")
+		fmt.Fprintln(w, "\"where is Config used\", \"what does package web depend on\", \"what depends on auth\"; anything else is an")
+		fmt.Fprintln(w, "overview: ranked search results expanded along the symbol graph.")
 	}
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
+	}
+	if len(pos) == 0 {
+		return &usageError{msg: "research needs a QUERY", usage: func(w io.Writer) { fs.SetOutput(w); fs.Usage() }}
 	}
 	query := strings.Join(pos, " ")
 	if strings.TrimSpace(query) == "" {

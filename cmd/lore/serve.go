@@ -36,18 +36,19 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	specsDir := fs.String("specs-dir", "", "the served folder's specs folder, relative to it (default: openspec/ and specs/)")
 	configFile := fs.String("config", "", "config file (default: lore.toml in the working directory, if present)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", httpapi.DefaultShutdownGrace, "on SIGINT or SIGTERM, how long requests in flight get to finish")
+	noWatch := fs.Bool("no-watch", false, "do not re-index served roots by themselves as files change")
 	var allowRoots, allowedHosts, collections listFlag
 	fs.Var(&allowRoots, "allow-root", "one more folder the code tools may index and search (repeatable; the served root, CODE_ROOT and DOCS_ROOT always are)")
 	fs.Var(&collections, "collection", "serve only this named collection (repeatable; default: every collection of the database)")
 	authTokenFile := fs.String("auth-token-file", "", "with --http: the bearer token clients must send, read from FILE (or set "+httpapi.EnvAuthToken+"); required on a non-loopback address")
 	fs.Var(&allowedHosts, "allowed-host", "with --http: one more Host header value to accept, NAME or NAME:PORT (repeatable; localhost names and the bound address always are)")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--collection NAME]... "+
-			"[--http ADDR [--auth-token-file FILE] [--allowed-host HOST]...] [--mcp stdio|http|off] [--shutdown-timeout D] [--config FILE] [--specs-dir DIR]")
+		commandUsage(fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--collection NAME]... "+
+			"[--http ADDR [--auth-token-file FILE] [--allowed-host HOST]...] [--mcp stdio|http|off] [--shutdown-timeout D] [--no-watch] [--config FILE] [--specs-dir DIR]")
 	}
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("serve takes no arguments, got %q; use --root", strings.Join(pos, " "))
@@ -122,6 +123,10 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	if chat != nil { // a nil *Chat in the interface would look configured
 		svcOpts.Chat = chat
 	}
+	watching := !*noWatch && !*readOnly // --read-only never writes the index
+	if watching {
+		svcOpts.Watch = &svc.WatchOptions{Logger: logger}
+	}
 	services := svc.New(svcOpts)
 	defer services.Close()
 	if *readOnly {
@@ -136,6 +141,22 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	}
 	if *specsDir == "" {
 		*specsDir = services.RecordedSpecsDir(ctx, served.Path())
+	}
+	if watching {
+		// Keep the served root fresh when it has an index (one made later by
+		// index_codebase is watched from then on), and, as a service over
+		// HTTP, the named collections it serves. Setting the watches walks
+		// the tree: it must not hold up the first request.
+		go func() {
+			if err := services.Watch(ctx, served.Path()); err != nil && errs.KindOf(err) != errs.NoIndex {
+				logger.Warn("cannot watch the served root", "root", served.Path(), "error", err.Error())
+			}
+			if *httpAddr != "" {
+				if err := services.WatchServed(ctx); err != nil {
+					logger.Warn("cannot watch the collections", "error", err.Error())
+				}
+			}
+		}()
 	}
 	srv, err := mcp.New(mcp.Options{
 		Name: cfg.ServerName, Version: cfg.ServerVersion,

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"strings"
 
+	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/fsroot"
 )
 
@@ -17,13 +19,16 @@ func runStatus(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	rootFlag := fs.String("root", ".", "the indexed folder")
 	format := fs.String("format", "human", "output format: human or json")
-	fs.Usage = func() { commandUsage(a.stdout, fs, "lore status [--root PATH]") }
-	pos, err := parseFlags(fs, args)
+	fs.Usage = func() { commandUsage(fs, "lore status [--root PATH] [--format human|json]") }
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("status takes no arguments; use --root")
+	}
+	if *format != "human" && *format != "json" {
+		return usagef("--format must be human or json, got %q", *format)
 	}
 	root, err := fsroot.Open(*rootFlag)
 	if err != nil {
@@ -33,10 +38,17 @@ func runStatus(ctx context.Context, a *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	fresh, err := a.services().Freshness(ctx, root.Path())
+	if err != nil {
+		return err
+	}
 	if *format == "json" {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return enc.Encode(struct {
+			*svc.Status
+			Freshness *svc.Freshness `json:"freshness"`
+		}{rep, fresh})
 	}
 	commit := rep.GitCommit
 	if commit == "" {
@@ -44,6 +56,16 @@ func runStatus(ctx context.Context, a *cli, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "root            %s\nindex           %s\nindexed at      %s\ngit commit      %s\nschema version  %d\nfiles           %d\nchunks          %d\n",
 		rep.Root, rep.Index, rep.IndexedAt, commit, rep.SchemaVersion, rep.Files, rep.Chunks)
+	if fresh.PendingChanges == 0 {
+		fmt.Fprintf(a.stdout, "changes         none since the index was built\n")
+	} else {
+		some := fresh.PendingPaths
+		if len(some) > 3 {
+			some = append(some[:3:3], "…")
+		}
+		fmt.Fprintf(a.stdout, "changes         %d files changed since the index was built (%s): lore index picks them up\n",
+			fresh.PendingChanges, strings.Join(some, ", "))
+	}
 	if len(rep.Languages) > 0 {
 		fmt.Fprintf(a.stdout, "\n%-14s %8s %8s\n", "language", "files", "chunks")
 		for _, l := range rep.Languages {

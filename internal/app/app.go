@@ -39,6 +39,9 @@ type Options struct {
 	// Served, when not empty, restricts the named collections this App
 	// reads, lists and writes to these (lore serve --collection).
 	Served []string
+	// Watch, when set, lets Watch, WatchCollection and WatchServed keep
+	// indexes fresh by themselves (lore serve; not one-shot commands).
+	Watch *WatchOptions
 }
 
 // App is lore's services over the indexes of one process.
@@ -48,14 +51,16 @@ type App struct {
 	collections string   // the database of named collections; "" until first needed
 	served      []string // the named collections served; nil means all
 
-	mu       sync.Mutex
-	dbs      map[string]store.DB              // read-only databases by location
-	engines  map[store.Locator]*search.Engine // by collection
-	packages map[store.Locator]*Packages      // the last loaded generation of each
-	specs    map[store.Locator]*specIndex
-	scans    map[store.Locator]*scanIndex
-	graphs   map[store.Locator]*symbolGraph // research graphs, the last loaded generation of each
-	jobs     *jobs
+	mu        sync.Mutex
+	dbs       map[string]store.DB              // read-only databases by location
+	engines   map[store.Locator]*search.Engine // by collection
+	packages  map[store.Locator]*Packages      // the last loaded generation of each
+	specs     map[store.Locator]*specIndex
+	scans     map[store.Locator]*scanIndex
+	jobs      *jobs
+	graphs    map[store.Locator]*symbolGraph // research graphs, the last loaded generation of each
+	watchOpts *WatchOptions
+	watchers  *watchers
 
 	graphBuild sync.Mutex // held while a research graph is built
 }
@@ -78,6 +83,8 @@ func New(opts Options) *App {
 		scans:       map[store.Locator]*scanIndex{},
 		graphs:      map[store.Locator]*symbolGraph{},
 		jobs:        newJobs(),
+		watchOpts:   opts.Watch,
+		watchers:    newWatchers(),
 	}
 }
 
@@ -128,6 +135,7 @@ func (a *App) Locate(absRoot string) (store.Locator, error) {
 
 // Close stops background jobs and releases every open index.
 func (a *App) Close() error {
+	a.watchers.stop()
 	a.WaitJobs(context.Background())
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -251,6 +251,9 @@ func (a *App) IndexCollection(ctx context.Context, name string, req IndexRequest
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
 		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress,
 	})
+	if err == nil {
+		a.keepFresh(root.Path(), name, store.Locator{Database: path, Collection: name})
+	}
 	return name, stats, err
 }
 

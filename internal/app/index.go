@@ -40,9 +40,13 @@ func (a *App) Index(ctx context.Context, req IndexRequest) (*index.Stats, error)
 		return nil, err
 	}
 	defer db.Close()
-	return index.Run(ctx, db, index.Options{
+	stats, err := index.Run(ctx, db, index.Options{
 		Root: root.Path(), Collection: loc.Collection, Force: req.Force, Embedder: req.Embedder,
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
 		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress,
 	})
+	if err == nil {
+		a.keepFresh(root.Path(), "", loc) // a root indexed in a server stays fresh
+	}
+	return stats, err
 }

@@ -130,7 +130,15 @@ func (a *api) getCollection(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, info)
+	fresh, err := a.svc.CollectionFreshness(r.Context(), info.Name)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		*app.CollectionInfo
+		Freshness *app.Freshness `json:"freshness"`
+	}{info, fresh})
 }
 
 func (a *api) deleteCollection(w http.ResponseWriter, r *http.Request) {

@@ -165,20 +165,21 @@ func (s *Server) searchPackagesTool() *tool {
 			Annotations: readOnlyAnnotations("Search packages"),
 			Icons:       iconPackage,
 			OutputSchema: outputSchema(map[string]any{
-				"query":    sString("the query as given"),
-				"packages": sArray(packageSummarySchema),
-				"total":    sInt("number of results"),
-			}, "query", "packages", "total"),
+				"query":     sString("the query as given"),
+				"packages":  sArray(packageSummarySchema),
+				"total":     sInt("number of packages that matched, however many the limit let through"),
+				"truncated": sBool("true when packages hold fewer than total"),
+			}, "query", "packages", "total", "truncated"),
 		},
 	}, func(ctx context.Context, c *call, in *searchPackagesArgs) (*outcome, error) {
 		query := in.Query
 		c.logAs("root", s.opts.Root)
-		found, err := s.opts.App.SearchPackages(ctx, s.opts.Root, query, maxPackageResults)
+		found, total, err := s.opts.App.SearchPackagesCount(ctx, s.opts.Root, query, maxPackageResults)
 		if err != nil {
 			return nil, err
 		}
 		list := summarizeAll(found)
-		return &outcome{structured: map[string]any{"query": query, "packages": list, "total": len(list)}}, nil
+		return &outcome{structured: map[string]any{"query": query, "packages": list, "total": total, "truncated": len(list) < total}}, nil
 	})
 }
 
@@ -336,12 +337,13 @@ func (s *Server) listPackagesTool() *tool {
 
 // indexStatus is index_status's answer.
 type indexStatus struct {
-	Root         string `json:"root"`
-	IndexPath    string `json:"index_path"`
-	IndexedAt    string `json:"indexed_at"`
-	GitCommit    string `json:"git_commit"`
-	PackageCount int    `json:"package_count"`
-	SpecCount    int    `json:"spec_count"`
+	Root         string         `json:"root"`
+	IndexPath    string         `json:"index_path"`
+	IndexedAt    string         `json:"indexed_at"`
+	GitCommit    string         `json:"git_commit"`
+	PackageCount int            `json:"package_count"`
+	SpecCount    int            `json:"spec_count"`
+	Freshness    *app.Freshness `json:"freshness"`
 }
 
 func (s *Server) indexStatusTool() *tool {
@@ -350,7 +352,8 @@ func (s *Server) indexStatusTool() *tool {
 			Name:  "index_status",
 			Title: "Index status",
 			Description: "When the served root was last indexed (indexed_at, RFC 3339), at which git commit (empty outside git), " +
-				"and how many packages and specs the index holds.",
+				"how many packages and specs the index holds, and how fresh it is: whether lore re-indexes it by itself as files change, " +
+				"and which changes are not indexed yet.",
 			Annotations: readOnlyAnnotations("Index status"),
 			Icons:       iconIndex,
 			OutputSchema: outputSchema(map[string]any{
@@ -360,7 +363,8 @@ func (s *Server) indexStatusTool() *tool {
 				"git_commit":    sString("the HEAD commit at that time; empty outside a git repository"),
 				"package_count": sInt("packages in the index"),
 				"spec_count":    sInt("specs in the index"),
-			}, "indexed_at", "git_commit", "package_count"),
+				"freshness":     freshnessSchema,
+			}, "indexed_at", "git_commit", "package_count", "freshness"),
 		},
 	}, func(ctx context.Context, c *call, _ *noArgs) (*outcome, error) {
 		c.logAs("root", s.opts.Root)
@@ -368,10 +372,31 @@ func (s *Server) indexStatusTool() *tool {
 		if err != nil {
 			return nil, err
 		}
+		fresh, err := s.opts.App.Freshness(ctx, s.opts.Root)
+		if err != nil {
+			return nil, err
+		}
 		return &outcome{structured: indexStatus{Root: st.Root, IndexPath: st.Index, IndexedAt: st.IndexedAt,
-			GitCommit: st.GitCommit, PackageCount: st.Packages, SpecCount: st.Specs}}, nil
+			GitCommit: st.GitCommit, PackageCount: st.Packages, SpecCount: st.Specs, Freshness: fresh}}, nil
 	})
 }
+
+// freshnessSchema describes app.Freshness.
+var freshnessSchema = sObject(map[string]any{
+	"watching":        sBool("true when this server re-indexes the root by itself as files change"),
+	"watch_mode":      sEnum("notify: file events; poll: periodic scans (network file systems)", "notify", "poll"),
+	"indexing":        sBool("a re-index is under way; searches meanwhile answer from the previous index"),
+	"pending_changes": sInt("files changed since the last index run; -1 when too many to count"),
+	"pending_paths":   sStringArray("some of those files, relative to the root"),
+	"last_run": sObject(map[string]any{
+		"finished":      sString("when the watcher's last run finished (RFC 3339)"),
+		"duration_ms":   sInt("how long it took"),
+		"changes":       sInt("the changes that started it"),
+		"files_indexed": sInt("files it (re)indexed"),
+		"files_deleted": sInt("files it removed from the index"),
+	}),
+	"last_error": sString("why the last re-index failed, if it did"),
+}, "watching", "indexing", "pending_changes", "pending_paths")
 
 // packageGraph loads the served root's packages from its index.
 func (s *Server) packageGraph(ctx context.Context, c *call) (*app.Packages, error) {

@@ -63,6 +63,14 @@ func New(ctx context.Context, r store.Reader) (*Engine, error) {
 // Reader is the collection the engine searches.
 func (e *Engine) Reader() store.Reader { return e.st }
 
+// Refresh reads the index again if a run committed since it was last
+// read, so that the next search does not have to: what a server calls
+// after its own run.
+func (e *Engine) Refresh(ctx context.Context) error {
+	_, err := e.load(ctx)
+	return err
+}
+
 // load returns the current snapshot, reading it again when the index
 // changed since it was read.
 func (e *Engine) load(ctx context.Context) (*snapshot, error) {
@@ -196,6 +204,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			cands = fuse(cands, semanticScores(snap, qv, allowed), alpha)
 		}
 	}
+	resp.Total = len(cands)
 	var ranked []scored
 	if opts.NoRerank {
 		ranked = retrievalOrder(cands, snap)
@@ -204,13 +213,13 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
 		ranked = rerank(q, top, snap, fileScores)
 	}
-	resp.Total = len(ranked)
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, ranked)
 	if err != nil {
 		return nil, err
 	}
 	resp.Results = present(ranked, snap, details)
+	resp.Truncated = len(resp.Results) < resp.Total
 	resp.TookMS = msSince(start)
 	return resp, nil
 }

@@ -86,6 +86,9 @@ type Reader interface {
 	Meta(ctx context.Context) (map[string]string, error)
 	// Files lists the indexed files by path.
 	Files(ctx context.Context) ([]FileRow, error)
+	// FileStates is what the collection remembers of each file (size,
+	// modification time, hash), by path.
+	FileStates(ctx context.Context) (map[string]FileState, error)
 	// DocLens reads the field lengths of every chunk.
 	DocLens(ctx context.Context) (*DocLens, error)
 	// ChunkMeta reads the metadata of every chunk, aligned with lens.
@@ -182,6 +185,8 @@ const (
 	MetaSpecCount       = "spec_count"
 	MetaAnalyzerVersion = "analyzer_version"
 	MetaSpecsDir        = "specs_dir"
+	MetaSkipDirs        = "skip_dirs"        // the run's extra folders to skip, comma-separated
+	MetaMaxFileSize     = "max_file_size"    // the run's size limit in bytes; absent: the walker's default
 	MetaEmbedderSpec    = "embedder_spec"    // the spec the user gave (builtin, model2vec:<dir>, …)
 	MetaEmbedder        = "embedder"         // the embedder's identity, to never mix vectors
 	MetaSchemaVersion   = "schema_version"   // the database's, reported with the collection's

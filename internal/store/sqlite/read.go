@@ -57,6 +57,11 @@ func (r *reader) blob(ctx context.Context, name string) ([]byte, error) {
 }
 
 // Files lists every indexed file, by path.
+// FileStates returns what the collection knows of each file, by path.
+func (r *reader) FileStates(ctx context.Context) (map[string]store.FileState, error) {
+	return fileStates(ctx, r.d.query, r.id)
+}
+
 func (r *reader) Files(ctx context.Context) ([]store.FileRow, error) {
 	rows, err := r.d.query(ctx, `SELECT id, path, language, lines FROM files WHERE collection_id = ? ORDER BY path`, r.id)
 	if err != nil {

@@ -86,7 +86,13 @@ func collectionMeta(ctx context.Context, q querier, collection int64) (map[strin
 
 // FileStates returns what the collection knows of each file, by path.
 func (t *tx) FileStates(ctx context.Context) (map[string]store.FileState, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT id, path, hash, size, mtime_ns FROM files WHERE collection_id = ?`, t.collection)
+	return fileStates(ctx, t.tx.QueryContext, t.collection)
+}
+
+// fileStates reads what a collection knows of each file, by path, through
+// query (a transaction's or the database's).
+func fileStates(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), collection int64) (map[string]store.FileState, error) {
+	rows, err := query(ctx, `SELECT id, path, hash, size, mtime_ns FROM files WHERE collection_id = ?`, collection)
 	if err != nil {
 		return nil, fmt.Errorf("reading indexed files: %w", err)
 	}

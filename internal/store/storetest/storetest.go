@@ -232,6 +232,11 @@ func testWriteAndRead(t *testing.T, b Backend) {
 	if got := paths(t, r); !slices.Equal(got, []string{"README.md", "router.go"}) {
 		t.Errorf("Files = %v, want sorted by path", got)
 	}
+	states, err := r.FileStates(ctx)
+	if err != nil || len(states) != 2 || states["router.go"].Hash != "h-router.go" || states["router.go"].Size != int64(len("router.go")) ||
+		states["router.go"].ID == 0 || states["router.go"].MTimeNS == 0 {
+		t.Errorf("FileStates = %+v, %v; want what PutFile wrote, by path", states, err)
+	}
 	files, _ := r.Files(ctx)
 	fileIDs := map[int64]string{}
 	for _, f := range files {
