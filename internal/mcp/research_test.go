@@ -168,6 +168,16 @@ func TestCodeResearch(t *testing.T) {
 		t.Errorf("implementations: %v, want Admin and Guest (not Clock)", got)
 	}
 
+	// explain adds an explanation; without sampling or a chat endpoint,
+	// lore's own.
+	explained := structured(t, callTool(t, cs, "code_research", map[string]any{"query": "what calls authenticate()", "explain": true}))
+	if ex, _ := explained["explanation"].(map[string]any); ex["source"] != "builtin" || ex["summary"] == "" {
+		t.Errorf("explanation %v", explained["explanation"])
+	}
+	if _, ok := out["explanation"]; ok {
+		t.Error("an explanation without explain: true")
+	}
+
 	// The formats change the text, not the structured content.
 	var first map[string]any
 	for _, format := range []string{"json", "toon", "human"} {

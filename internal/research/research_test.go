@@ -356,3 +356,39 @@ func TestDependenciesAndArchitecture(t *testing.T) {
 		}
 	}
 }
+
+// TestAmbiguityIsReported: a call whose receiver's type lore cannot know
+// names two methods; research keeps an edge to each, marked ambiguous, and
+// lists the reference with both definitions under candidates.
+func TestAmbiguityIsReported(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"store/users.py":  "class UserStore:\n    def save(self, user):\n        return user\n",
+		"store/orders.py": "class OrderStore:\n    def save(self, order):\n        return order\n",
+		"app/sync.py":     "def sync(store, item):\n    store.save(item)\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := loadTree(t, dir)
+	res := research(t, g, "what does sync call", 1, "")
+	if len(res.Edges) != 2 || !res.Edges[0].Ambiguous || !res.Edges[1].Ambiguous {
+		t.Fatalf("edges %+v, want two ambiguous calls", res.Edges)
+	}
+	if len(res.Candidates) != 1 {
+		t.Fatalf("candidates %+v, want the one reference", res.Candidates)
+	}
+	c := res.Candidates[0]
+	var defs []string
+	for _, d := range c.Definitions {
+		defs = append(defs, d.Path)
+	}
+	slices.Sort(defs)
+	if c.Symbol != "save" || c.Path != "app/sync.py" || c.Line != 2 || !slices.Equal(defs, []string{"store/orders.py", "store/users.py"}) {
+		t.Errorf("candidate %+v", c)
+	}
+}
