@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // schema creates a new database at SchemaVersion. Everything a collection
 // holds names its collection, directly or through its file or chunk, so
@@ -94,10 +94,21 @@ CREATE TABLE chunk_vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
 );
-` + factsSchema
+` + factsSchema + symbolsSchema + addFactTargets
+
+// symbolsSchema holds what each file defines and refers to, one blob per
+// file (store.EncodeSymbols), written and removed with the file.
+const symbolsSchema = `
+CREATE TABLE file_symbols (
+	file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+	data    BLOB NOT NULL
+);
+`
 
 // factsSchema holds the packages and specs of each collection, as plain
-// rows; they are ranked in Go (package search), not in SQL.
+// rows; they are ranked in Go (package search), not in SQL. It is their
+// version 6 shape, which fromVersion5 makes too; addFactTargets (version
+// 8) adds to it.
 const factsSchema = `
 CREATE TABLE packages (
 	id            INTEGER PRIMARY KEY,
@@ -119,8 +130,6 @@ CREATE TABLE package_deps (
 	version_req TEXT NOT NULL,
 	dep_kind    TEXT NOT NULL,
 	is_internal INTEGER NOT NULL,
-	target_kind TEXT NOT NULL DEFAULT '', -- the package an internal dependency resolves to
-	target_path TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (package_id, position)
 );
 CREATE TABLE specs (
@@ -133,7 +142,6 @@ CREATE TABLE specs (
 	path          TEXT NOT NULL,
 	change        TEXT NOT NULL,
 	warnings      TEXT NOT NULL, -- JSON array of strings
-	template      INTEGER NOT NULL DEFAULT 0,
 	UNIQUE (collection_id, spec_id)
 );
 CREATE TABLE spec_requirements (
@@ -157,16 +165,6 @@ CREATE TABLE spec_scenarios (
 	line           INTEGER NOT NULL,
 	UNIQUE (requirement_id, ord)
 );
-CREATE TABLE parsed_files (
-	collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
-	kind          TEXT NOT NULL, -- manifest, spec
-	path          TEXT NOT NULL,
-	size          INTEGER NOT NULL,
-	mtime_ns      INTEGER NOT NULL,
-	hash          TEXT NOT NULL,
-	data          BLOB NOT NULL,
-	PRIMARY KEY (collection_id, kind, path)
-) WITHOUT ROWID;
 `
 
 // fromVersion5 brings a version 5 database (one collection, named
@@ -224,19 +222,20 @@ DROP TABLE spec_requirements;
 DROP TABLE specs;
 ` + factsSchema
 
-// fromVersion6 brings a version 6 database to version 7 in place: internal
-// dependencies name the package they resolve to, specs can be marked as
-// unfilled templates, and parsed manifests and specs are kept between runs.
-// The rows already there lack the new facts; the next run of each
-// collection, finding no record of how its facts were made, reads its
-// manifests and specs again (its files stay as they are).
-const fromVersion6 = `
+// addFactTargets brings a version 7 database to version 8 (issue 15):
+// internal dependencies name the package they resolve to, specs can be
+// marked as unfilled templates, and what the parsers made of each manifest
+// and spec file is kept between runs (parsed_files). The rows already there
+// lack the new facts; the next run of each collection, finding no record
+// of how its packages and specs were made (packages_state, specs_state),
+// reads its manifests and specs again; its files stay as they are.
+const addFactTargets = `
 ALTER TABLE package_deps ADD COLUMN target_kind TEXT NOT NULL DEFAULT '';
 ALTER TABLE package_deps ADD COLUMN target_path TEXT NOT NULL DEFAULT '';
 ALTER TABLE specs ADD COLUMN template INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE parsed_files (
 	collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
-	kind          TEXT NOT NULL,
+	kind          TEXT NOT NULL, -- manifest, spec
 	path          TEXT NOT NULL,
 	size          INTEGER NOT NULL,
 	mtime_ns      INTEGER NOT NULL,
@@ -244,13 +243,36 @@ CREATE TABLE parsed_files (
 	data          BLOB NOT NULL,
 	PRIMARY KEY (collection_id, kind, path)
 ) WITHOUT ROWID;
+DELETE FROM collection_meta WHERE key IN ('packages_state', 'specs_state');
 `
+
+// addSymbols brings a version 6 database to version 7: the table of each
+// file's symbols. Symbols come from parsing, which a version 6 run did not
+// keep, so every collection is marked to be rebuilt by its next run
+// (store.MetaRebuildRequired); until then it reads as having no symbols.
+const addSymbols = symbolsSchema + `
+INSERT OR REPLACE INTO collection_meta(collection_id, key, value)
+	SELECT id, 'rebuild_required', '1' FROM collections;
+`
+
+// migrations are the in-place steps, by the version each starts from; each
+// brings the database to the next version and is self-contained, so a
+// step can be renumbered when another lands first. A database older than
+// the first step is recreated.
+var migrations = map[int]string{
+	5: fromVersion5,
+	6: addSymbols,
+	7: addFactTargets,
+}
+
+// oldestMigrated is the oldest version migrated in place.
+const oldestMigrated = 5
 
 // migrate brings the database to SchemaVersion inside one transaction that
 // reads the version it starts from, so two processes cannot both run a
-// step. A new file gets the schema; versions 5 and 6 are migrated in place; an
-// older index, which only caches what its files say, is recreated and
-// its next run indexes everything again.
+// step. A new file gets the schema; versions from oldestMigrated on run
+// their steps in order, in place; an older index, which only caches what
+// its files say, is recreated and its next run indexes everything again.
 func (d *DB) migrate(ctx context.Context) error {
 	tx, err := d.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock first
 	if err != nil {
@@ -261,27 +283,33 @@ func (d *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the schema version of %s: %w", d.path, err)
 	}
-	var script string
+	var scripts []string
 	switch {
 	case current == SchemaVersion:
 		return nil
 	case current > SchemaVersion:
 		return fmt.Errorf("index %s has schema version %d, newer than this lore (%d); upgrade lore or delete the index", d.path, current, SchemaVersion)
-	case current == 5:
-		script = fromVersion5 // straight to the current facts tables
-	case current == 6:
-		script = fromVersion6
+	case current >= oldestMigrated:
+		for v := current; v < SchemaVersion; v++ {
+			step, ok := migrations[v]
+			if !ok {
+				return fmt.Errorf("no migration of %s from schema %d", d.path, v)
+			}
+			scripts = append(scripts, step)
+		}
 	case current == 0:
-		script = schema
+		scripts = []string{schema}
 	default:
 		if err := dropAll(ctx, tx); err != nil {
 			return fmt.Errorf("recreating %s: %w", d.path, err)
 		}
-		script = schema
+		scripts = []string{schema}
 	}
-	for _, stmt := range splitStatements(script) {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("migrating %s to schema %d: %w", d.path, SchemaVersion, err)
+	for _, script := range scripts {
+		for _, stmt := range splitStatements(script) {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrating %s to schema %d: %w", d.path, SchemaVersion, err)
+			}
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema_version', ?)
