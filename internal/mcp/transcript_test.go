@@ -51,7 +51,7 @@ import (
 //     a changed key order or number format is a difference;
 //   - the server's lines are normalised: the served root's path becomes
 //     $ROOT and the index cache's $CACHE (temporary folders), and the
-//     values of "took_ms" and "duration_ms", also inside a text content
+//     values of "took_ms", "duration_ms", "packages_ms" and "specs_ms", also inside a text content
 //     holding JSON (\"took_ms\":12.3), become 0; index_codebase's
 //     "… errors in 85ms." becomes "in 0ms." and the hash naming a root's
 //     index folder under $CACHE/indexes/ becomes HASH.
@@ -202,7 +202,7 @@ func answered(line string) bool {
 
 // transcriptNormalizer rewrites what varies between runs in a server line.
 func transcriptNormalizer(e *env) func(string) string {
-	timing := regexp.MustCompile(`(\\?"(?:took_ms|duration_ms)\\?":)-?[0-9][0-9.eE+-]*`)
+	timing := regexp.MustCompile(`(\\?"(?:took_ms|duration_ms|packages_ms|specs_ms)\\?":)-?[0-9][0-9.eE+-]*`)
 	took := regexp.MustCompile(`( errors in )[0-9][0-9.]*(?:µs|ms|s|m[0-9.]+s)\.`)
 	indexDir := regexp.MustCompile(`(\$CACHE/indexes/[0-9]+-)[0-9a-f]+/`)
 	paths := strings.NewReplacer(e.root, "$ROOT", e.cache, "$CACHE")
@@ -350,6 +350,7 @@ func TestTranscriptHelpers(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"path":"/tmp/TestX/001/a","index":"/tmp/TestX/002/i.db"}`, `{"path":"$ROOT/a","index":"$CACHE/i.db"}`},
 		{`{"took_ms":12.5,"meta":{"duration_ms":3}}`, `{"took_ms":0,"meta":{"duration_ms":0}}`},
+		{`{"packages_ms":4,"specs_ms":1,"packages":2}`, `{"packages_ms":0,"specs_ms":0,"packages":2}`},
 		{`{"text":"{\"took_ms\":1e-3,\"n\":2}"}`, `{"text":"{\"took_ms\":0,\"n\":2}"}`},
 	} {
 		if got := normalize(tt.in); got != tt.want {
