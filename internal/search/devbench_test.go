@@ -184,13 +184,23 @@ func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult 
 	return res
 }
 
+// ndcg is NDCG@10 as ../shared/bench/eval.py computes it: ranks holds,
+// per target, the rank of the first result that covers it, and a result
+// counts once however many targets it covers (two targets answered by one
+// result do not earn two gains).
 func ndcg(ranks []int, present int) float64 {
 	if present == 0 {
 		return 0
 	}
-	dcg := 0.0
+	var hit [11]bool
 	for _, r := range ranks {
 		if r >= 1 && r <= 10 {
+			hit[r] = true
+		}
+	}
+	dcg := 0.0
+	for r := 1; r <= 10; r++ {
+		if hit[r] {
 			dcg += 1 / math.Log2(float64(r)+1)
 		}
 	}
