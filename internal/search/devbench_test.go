@@ -20,7 +20,11 @@ import (
 // LORE_DEVBENCH=<bench dir>:<checkouts dir> is set.
 func TestDevBench(t *testing.T) {
 	repos := devBenchRepos(t)
-	base := devScore(t, repos, nil)
+	var verbose func(string)
+	if os.Getenv("LORE_DEVBENCH_VERBOSE") != "" {
+		verbose = func(s string) { t.Log(s) }
+	}
+	base := devScore(t, repos, verbose)
 	t.Logf("repo-mean %.4f", base.mean)
 	for _, name := range base.names {
 		tooks := base.tooks[name]
@@ -35,19 +39,26 @@ func TestDevBench(t *testing.T) {
 	}
 }
 
-// devBenchRepos loads the benchmark named by LORE_DEVBENCH=<bench
-// dir>:<checkouts dir>, or skips when it is not set.
+// devBenchRepos loads the benchmarks named by LORE_DEVBENCH=<bench
+// dir>:<checkouts dir>[,<bench dir>:<checkouts dir>…] (both development
+// sets: ../shared/bench:~/bench,bench:~/bench2), or skips when it is not
+// set.
 func devBenchRepos(tb testing.TB) []*benchRepo {
 	env := os.Getenv("LORE_DEVBENCH")
 	if env == "" {
-		tb.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
+		tb.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>[,…]")
 	}
-	benchDir, checkouts, _ := strings.Cut(env, ":")
-	return loadBench(tb, benchDir, checkouts)
+	var out []*benchRepo
+	for _, pair := range strings.Split(env, ",") {
+		benchDir, checkouts, _ := strings.Cut(pair, ":")
+		out = append(out, loadBench(tb, benchDir, checkouts)...)
+	}
+	return out
 }
 
 type benchRepo struct {
 	name    string
+	lang    string // the main language, as repos.json names it
 	sub     string
 	eng     *Engine
 	queries []benchQuery
@@ -82,6 +93,7 @@ func (t benchTarget) covers(path string, start, end int) bool {
 func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 	var specs []struct {
 		Name          string `json:"name"`
+		Language      string `json:"language"`
 		BenchmarkRoot string `json:"benchmark_root"`
 	}
 	b, err := os.ReadFile(filepath.Join(benchDir, "repos.json"))
@@ -103,7 +115,7 @@ func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 		if err != nil {
 			t.Fatalf("%s: %v (run lore index %s)", s.Name, err, root)
 		}
-		r := &benchRepo{name: s.Name, sub: sub, eng: eng}
+		r := &benchRepo{name: s.Name, lang: s.Language, sub: sub, eng: eng}
 		ab, err := os.ReadFile(filepath.Join(benchDir, "annotations", s.Name+".json"))
 		if err != nil {
 			continue
@@ -130,15 +142,20 @@ func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 }
 
 type devResult struct {
-	mean    float64
-	names   []string
-	perRepo map[string]float64
-	perCat  map[string]float64
-	tooks   map[string][]float64 // took_ms of each query, by repo
+	mean     float64
+	names    []string
+	perRepo  map[string]float64
+	perCat   map[string]float64
+	perQuery map[string][]float64 // NDCG@10 of each query, by repo, in annotation order
+	tooks    map[string][]float64 // took_ms of each query, by repo
 }
 
-func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult {
-	res := devResult{perRepo: map[string]float64{}, perCat: map[string]float64{}, tooks: map[string][]float64{}}
+// devScore runs every query of repos and scores it as eval.py does. With
+// verbose set, each query below 1 is described to it: the targets and the
+// top ten results with their lines and scores.
+func devScore(t testing.TB, repos []*benchRepo, verbose func(string)) devResult {
+	res := devResult{perRepo: map[string]float64{}, perCat: map[string]float64{}, tooks: map[string][]float64{},
+		perQuery: map[string][]float64{}}
 	catN := map[string]int{}
 	for _, r := range repos {
 		sum := 0.0
@@ -168,6 +185,10 @@ func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult 
 				}
 			}
 			s := ndcg(ranks, q.present)
+			if verbose != nil && s < 1 {
+				verbose(describeMiss(r, q, resp, s, ranks))
+			}
+			res.perQuery[r.name] = append(res.perQuery[r.name], s)
 			sum += s
 			res.perCat[q.Category] += s
 			catN[q.Category]++
@@ -188,6 +209,24 @@ func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult 
 // per target, the rank of the first result that covers it, and a result
 // counts once however many targets it covers (two targets answered by one
 // result do not earn two gains).
+// describeMiss is what TestDevBench prints of a query that scored below 1.
+func describeMiss(r *benchRepo, q benchQuery, resp *Response, s float64, ranks []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s [%s] %.3f ranks=%v q=%q\n", r.name, q.Category, s, ranks, q.Query)
+	for _, x := range q.targets {
+		if x.StartLine > 0 {
+			fmt.Fprintf(&b, "    want %s:%d-%d\n", x.Path, x.StartLine, x.EndLine)
+		} else {
+			fmt.Fprintf(&b, "    want %s\n", x.Path)
+		}
+	}
+	for i, res := range resp.Results {
+		fmt.Fprintf(&b, "    %2d %.3f %s:%d-%d %s %s\n", i+1, res.Score, res.Path, res.StartLine, res.EndLine, res.Kind,
+			strings.Join(res.Symbols[:min(len(res.Symbols), 3)], ","))
+	}
+	return b.String()
+}
+
 func ndcg(ranks []int, present int) float64 {
 	if present == 0 {
 		return 0
