@@ -213,12 +213,34 @@ func devScore(t testing.TB, repos []*benchRepo, verbose func(string)) devResult 
 func describeMiss(r *benchRepo, q benchQuery, resp *Response, s float64, ranks []int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s [%s] %.3f ranks=%v q=%q\n", r.name, q.Category, s, ranks, q.Query)
+	var deep *Response
 	for _, x := range q.targets {
 		if x.StartLine > 0 {
-			fmt.Fprintf(&b, "    want %s:%d-%d\n", x.Path, x.StartLine, x.EndLine)
+			fmt.Fprintf(&b, "    want %s:%d-%d", x.Path, x.StartLine, x.EndLine)
 		} else {
-			fmt.Fprintf(&b, "    want %s\n", x.Path)
+			fmt.Fprintf(&b, "    want %s", x.Path)
 		}
+		// Where the target ranks when every result is shown, and the
+		// file's best chunk.
+		if deep == nil {
+			deep, _ = r.eng.Search(context.Background(), Options{Query: q.Query, Limit: MaxLimit})
+		}
+		fileRank := 0
+		for i, res := range deep.Results {
+			p := res.Path
+			if r.sub != "" {
+				p = r.sub + "/" + p
+			}
+			if (p == x.Path || strings.HasSuffix(p, "/"+x.Path)) && fileRank == 0 {
+				fileRank = i + 1
+			}
+			if x.covers(p, res.StartLine, res.EndLine) {
+				fmt.Fprintf(&b, "  (at %d: %d-%d %s %s %.3f; file first at %d)", i+1, res.StartLine, res.EndLine, res.Kind,
+					strings.Join(res.Symbols[:min(len(res.Symbols), 3)], ","), res.Score, fileRank)
+				break
+			}
+		}
+		b.WriteString("\n")
 	}
 	for i, res := range resp.Results {
 		fmt.Fprintf(&b, "    %2d %.3f %s:%d-%d %s %s\n", i+1, res.Score, res.Path, res.StartLine, res.EndLine, res.Kind,
