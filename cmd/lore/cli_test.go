@@ -47,7 +47,7 @@ func TestIndexSearchStatus(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &stats); err != nil {
 		t.Fatalf("index --format json: %v\n%s", err, out)
 	}
-	for _, key := range []string{"files_scanned", "files_indexed", "files_unchanged", "files_deleted", "chunks", "errors", "duration_ms"} {
+	for _, key := range []string{"files_scanned", "files_indexed", "files_unchanged", "files_deleted", "chunks_written", "errors", "file_errors", "duration_ms"} {
 		if _, ok := stats[key]; !ok {
 			t.Errorf("index stats lack %q: %s", key, out)
 		}
@@ -64,16 +64,26 @@ func TestIndexSearchStatus(t *testing.T) {
 		t.Fatalf("search exit %d: %s", code, errOut)
 	}
 	var resp struct {
-		Query   string           `json:"query"`
-		Results []map[string]any `json:"results"`
-		Total   int              `json:"total"`
-		TookMS  *float64         `json:"took_ms"`
+		Query     string           `json:"query"`
+		Results   []map[string]any `json:"results"`
+		Total     int              `json:"total"`
+		Truncated *bool            `json:"truncated"`
+		TookMS    *float64         `json:"took_ms"`
 	}
 	if err := json.Unmarshal([]byte(out), &resp); err != nil {
 		t.Fatalf("search json: %v\n%s", err, out)
 	}
-	if resp.Query != "router handle" || len(resp.Results) == 0 || resp.TookMS == nil {
+	if resp.Query != "router handle" || len(resp.Results) < 2 || resp.TookMS == nil || resp.Total != len(resp.Results) ||
+		resp.Truncated == nil || *resp.Truncated {
 		t.Fatalf("search response %+v", resp)
+	}
+	// A limit below the number of matches: total stays the true count.
+	all := resp.Total
+	code, out, _ = runLore(t, cache, "search", "--root", root, "--format", "json", "--limit", "1", "router", "handle")
+	resp.Truncated = nil
+	if err := json.Unmarshal([]byte(out), &resp); code != exitOK || err != nil || len(resp.Results) != 1 || resp.Total != all ||
+		resp.Truncated == nil || !*resp.Truncated {
+		t.Fatalf("search --limit 1: exit %d, %+v", code, resp)
 	}
 	for _, key := range []string{"path", "start_line", "end_line", "language", "kind", "symbols", "signature", "breadcrumb", "doc_comment", "score", "relevance_percent", "content"} {
 		if _, ok := resp.Results[0][key]; !ok {

@@ -27,25 +27,23 @@ adds or updates one.
 
 func runCollections(ctx context.Context, a *cli, argv []string) error {
 	if len(argv) == 0 {
-		fmt.Fprint(a.stderr, collectionsUsage)
-		return usagef("")
+		return usageText(collectionsUsage, "collections needs a command")
 	}
 	sub, rest := argv[0], argv[1:]
 	fs := flag.NewFlagSet("collections "+sub, flag.ContinueOnError)
 	format := fs.String("format", "human", "output format: human or json")
-	fs.Usage = func() { fmt.Fprint(a.stdout, collectionsUsage) }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), collectionsUsage) }
 	switch sub {
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, collectionsUsage)
 		return nil
 	case "list", "show", "remove":
 	default:
-		fmt.Fprint(a.stderr, collectionsUsage)
-		return usagef("unknown collections command %q", sub)
+		return usageText(collectionsUsage, "unknown collections command %q", sub)
 	}
-	pos, err := parseFlags(fs, rest)
+	pos, err := parseFlags(a, fs, rest)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if *format != "human" && *format != "json" {
 		return usagef("--format must be human or json, got %q", *format)

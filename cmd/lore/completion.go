@@ -35,8 +35,7 @@ func runCompletion(ctx context.Context, a *cli, args []string) error {
 		return errHelp
 	}
 	if len(args) != 1 {
-		fmt.Fprint(a.stderr, completionUsage)
-		return usagef("")
+		return usageText(completionUsage, "completion needs one shell: bash, zsh or fish")
 	}
 	cmds := completionModel()
 	switch args[0] {

@@ -3,22 +3,36 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 )
 
 // parseFlags parses args with fs, allowing flags after positional
 // arguments (lore search QUERY --limit 5), and returns the positionals.
-// "--" ends flag parsing.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+// "--" ends flag parsing. fs.Usage writes to fs.Output() (see
+// commandUsage): on -h it goes to stdout and parseFlags returns errHelp;
+// on a bad flag the error says what is wrong first, and the usage follows
+// it on stderr (see reportError).
+func parseFlags(a *cli, fs *flag.FlagSet, args []string) ([]string, error) {
+	usage := fs.Usage
+	fs.Usage = func() {} // fs.Parse would print it before the error
+	defer func() { fs.Usage = usage }()
 	fs.SetOutput(io.Discard)
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+				fs.SetOutput(a.stdout)
+				usage()
+				fs.SetOutput(io.Discard)
+				return nil, errHelp
 			}
-			return nil, usagef("%s: %v", fs.Name(), err)
+			return nil, &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err), usage: func(w io.Writer) {
+				fs.SetOutput(w)
+				usage()
+				fs.SetOutput(io.Discard)
+			}}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -29,15 +29,15 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	format := fs.String("format", "human", "output format: human or json")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	specsDir := fs.String("specs-dir", "", "the specs folder, relative to PATH (default: openspec/ and specs/ under PATH)")
-	maxSize := fs.Int64("max-file-size", 0, "skip files larger than this many bytes (default 1 MiB; -1: no limit)")
-	skipDirs := fs.String("skip-dir", "", "more folder names to skip, comma-separated (node_modules, target/ beside Cargo.toml, … are skipped already)")
+	maxSize := fs.Int64("max-file-size", 0, "skip files larger than this many bytes (default: the last run's, else 1 MiB; -1: no limit)")
+	skipDirs := fs.String("skip-dir", "", "more folder names to skip, comma-separated (node_modules, target/ beside Cargo.toml, … are skipped already); kept for later runs, --skip-dir '' clears")
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
 	noWait := fs.Bool("no-wait", false, "fail at once, instead of waiting, when another lore process is updating the index")
 	collection := fs.String("collection", "", "index PATH as this named collection of the collections database (see lore collections)")
-	fs.Usage = func() { commandUsage(a.stdout, fs, "lore index [flags] [PATH]") }
-	pos, err := parseFlags(fs, args)
+	fs.Usage = func() { commandUsage(fs, "lore index [flags] [PATH]") }
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) > 1 {
 		return usagef("index takes one folder, got %d arguments", len(pos))
@@ -70,6 +70,9 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	}
 	req := svc.IndexRequest{Root: root.Path(), Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
 		NoWait: *noWait, OnWait: func(pid int) { fmt.Fprintln(a.stderr, waitingMessage(loc.Database, pid)) }}
+	if flagSet(fs, "skip-dir") {
+		req.SkipDirs = []string{} // named, even empty: replaces the recorded ones
+	}
 	for _, d := range strings.Split(*skipDirs, ",") {
 		if d = strings.TrimSpace(d); d != "" {
 			req.SkipDirs = append(req.SkipDirs, d)
@@ -92,14 +95,29 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(stats)
 	}
-	fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
-	if named {
-		fmt.Fprintf(a.stdout, "  collection      %s\n", stats.Collection)
+	if stats.NoChanges() {
+		fmt.Fprintf(a.stdout, "indexed %s: no changes\n", stats.Root)
+	} else {
+		fmt.Fprintf(a.stdout, "indexed %s\n", stats.Root)
 	}
-	fmt.Fprintf(a.stdout, "  files scanned   %d\n  files indexed   %d\n  unchanged       %d\n  deleted         %d\n  chunks          %d\n  errors          %d\n  duration        %s\n  index           %s\n",
-		stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors,
-		stats.Duration.Round(time.Millisecond), stats.IndexPath)
-	fmt.Fprintf(a.stdout, "  packages        %d\n  specs           %d\n", stats.Packages, stats.Specs)
+	row := func(label string, v any) { fmt.Fprintf(a.stdout, "  %-15s %v\n", label, v) }
+	if named {
+		row("collection", stats.Collection)
+	}
+	row("files scanned", stats.Scanned)
+	if !stats.NoChanges() {
+		row("files indexed", stats.Indexed)
+	}
+	row("files unchanged", stats.Unchanged)
+	if !stats.NoChanges() {
+		row("files deleted", stats.Deleted)
+		row("chunks written", stats.Chunks)
+		row("errors", stats.Errors)
+	}
+	row("packages", stats.Packages)
+	row("specs", stats.Specs)
+	row("duration", stats.Duration.Round(time.Millisecond))
+	row("index", stats.IndexPath)
 	for _, fe := range stats.FileErrors {
 		fmt.Fprintf(a.stdout, "  error: %s: %s\n", fe.Path, fe.Message)
 	}
@@ -162,21 +180,11 @@ func (p *progressBar) finish() {
 	}
 }
 
-// commandUsage prints a subcommand's usage line and flags.
-func commandUsage(w io.Writer, fs *flag.FlagSet, line string) {
-	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n", line)
-	fs.SetOutput(w)
+// commandUsage prints a subcommand's usage line and flags to fs.Output():
+// stdout on -h, stderr after a flag error (see parseFlags).
+func commandUsage(fs *flag.FlagSet, line string) {
+	fmt.Fprintf(fs.Output(), "Usage: %s\n\nFlags:\n", line)
 	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
-// helpOr turns -h into a clean exit (fs.Parse has printed the usage
-// already), and passes other flag errors through as usage errors.
-func helpOr(err error, _ *flag.FlagSet) error {
-	if err == flag.ErrHelp {
-		return errHelp
-	}
-	return err
 }
 
 // errHelp ends a command after it printed its usage on request (exit 0).

@@ -113,7 +113,7 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 		if code := exitCode(t, cmd.Wait()); code != exitOK || len(rest) != 0 {
 			t.Fatalf("after the lock was released: exit %d, stderr %q", code, rest)
 		}
-		if !strings.HasPrefix(stdout.String(), "indexed "+root+"\n") {
+		if !strings.HasPrefix(stdout.String(), "indexed "+root) {
 			t.Errorf("stdout: %q", stdout.String())
 		}
 	})

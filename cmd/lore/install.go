@@ -49,12 +49,12 @@ func runInstall(ctx context.Context, a *cli, args []string) error {
 	uninstall := fs.Bool("uninstall", false, "remove what lore install added")
 	instructions := fs.Bool("instructions", false, "also keep a block about lore's tools in the agents' global instructions (CLAUDE.md, AGENTS.md, GEMINI.md)")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore install [--all | CLIENT...] [--root DIR] [--dry-run] [--uninstall] [--instructions]")
+		commandUsage(fs, "lore install [--all | CLIENT...] [--root DIR] [--dry-run] [--uninstall] [--instructions]")
 		fmt.Fprintf(a.stdout, "\nClients: %s\n", strings.Join(install.IDs(), ", "))
 	}
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	env, err := installEnv()
 	if err != nil {

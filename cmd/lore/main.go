@@ -76,12 +76,23 @@ var commands = map[string]command{}
 
 func register(name string, c command) { commands[name] = c }
 
-// usageError marks a mistake in how lore was called (exit code 2).
-type usageError struct{ msg string }
+// usageError marks a mistake in how lore was called (exit code 2). The
+// message comes first; usage, when set, prints the command's usage after
+// it.
+type usageError struct {
+	msg   string
+	usage func(io.Writer)
+}
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
+
+// usageText is a usage error that prints text (a command's usage) after
+// its message.
+func usageText(text, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), usage: func(w io.Writer) { fmt.Fprint(w, text) }}
+}
 
 // ownsProcess is set when lore runs as its own process, rather than
 // in-process from a test: only then may a command tune the Go runtime
@@ -131,9 +142,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "lore: unknown command %q\n\n", args[0])
-		printUsage(stderr)
-		return exitUsage
+		return reportError(stderr, &usageError{msg: fmt.Sprintf("unknown command %q", args[0]), usage: printUsage})
 	}
 	err := cmd.run(ctx, a, args[1:])
 	if a.svc != nil {
@@ -172,6 +181,10 @@ func reportError(stderr io.Writer, err error) int {
 	if errors.As(err, &ue) {
 		if ue.msg != "" {
 			fmt.Fprintf(stderr, "lore: %s\n", ue.msg)
+		}
+		if ue.usage != nil {
+			fmt.Fprintln(stderr)
+			ue.usage(stderr)
 		}
 		return exitUsage
 	}

@@ -19,11 +19,11 @@ func runModel(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("model", flag.ContinueOnError)
 	quiet := fs.Bool("quiet", false, "no progress")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore model pull <hf-repo-id>   (e.g. minishlab/potion-code-16M)")
+		commandUsage(fs, "lore model pull <hf-repo-id>   (e.g. minishlab/potion-code-16M)")
 	}
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) != 2 || pos[0] != "pull" {
 		return usagef("usage: lore model pull <hf-repo-id>")

@@ -53,10 +53,10 @@ func parseSubcommand(a *cli, argv []string, family, name, usage string, minArgs,
 	if extra != nil {
 		extra(fs)
 	}
-	fs.Usage = func() { commandUsage(a.stdout, fs, "lore "+family+" "+usage) }
-	pos, err := parseFlags(fs, argv)
+	fs.Usage = func() { commandUsage(fs, "lore "+family+" "+usage) }
+	pos, err := parseFlags(a, fs, argv)
 	if err != nil {
-		return nil, helpOr(err, fs)
+		return nil, err
 	}
 	if len(pos) < minArgs || (maxArgs >= 0 && len(pos) > maxArgs) {
 		return nil, usagef("usage: lore %s %s", family, usage)
@@ -73,8 +73,7 @@ func parseSubcommand(a *cli, argv []string, family, name, usage string, minArgs,
 
 func runPackages(ctx context.Context, a *cli, argv []string) error {
 	if len(argv) == 0 {
-		fmt.Fprint(a.stderr, packagesUsage)
-		return usagef("")
+		return usageText(packagesUsage, "packages needs a command")
 	}
 	sub, rest := argv[0], argv[1:]
 	switch sub {
@@ -221,8 +220,7 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 			rep.Root, rep.Index, rep.IndexedAt, commit, rep.PackageCount, rep.SpecCount)
 		return nil
 	default:
-		fmt.Fprint(a.stderr, packagesUsage)
-		return usagef("unknown packages command %q", sub)
+		return usageText(packagesUsage, "unknown packages command %q", sub)
 	}
 }
 

@@ -29,12 +29,15 @@ func runSearch(ctx context.Context, a *cli, args []string) error {
 	ext := fs.String("ext", "", "only these file extensions, comma-separated (go,py)")
 	pathGlob := fs.String("path", "", "only paths matching this glob (** crosses folders)")
 	language := fs.String("lang", "", "only this language (go, python, typescript, …)")
-	semantic := fs.Float64("semantic-weight", -1, "weight of the semantic side, 0..1 (default 0.7)")
+	semantic := fs.Float64("semantic-weight", search.DefaultSemanticWeight, "weight of the semantic side, 0 (lexical only) to 1 (semantic only)")
 	embedder := fs.String("embedder", "", "embedder to query with; must match the index's")
-	fs.Usage = func() { commandUsage(a.stdout, fs, "lore search [flags] QUERY") }
-	pos, err := parseFlags(fs, args)
+	fs.Usage = func() { commandUsage(fs, "lore search [flags] QUERY") }
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
+	}
+	if len(pos) == 0 {
+		return &usageError{msg: "search needs a QUERY", usage: func(w io.Writer) { fs.SetOutput(w); fs.Usage() }}
 	}
 	query := strings.Join(pos, " ")
 	if strings.TrimSpace(query) == "" {
@@ -52,8 +55,8 @@ func runSearch(ctx context.Context, a *cli, args []string) error {
 	if *ext != "" {
 		opts.Extensions = strings.Split(*ext, ",")
 	}
-	if *semantic != -1 {
-		if *semantic < 0 || *semantic > 1 {
+	if flagSet(fs, "semantic-weight") {
+		if !(*semantic >= 0 && *semantic <= 1) { // NaN too
 			return usagef("--semantic-weight must be between 0 and 1, got %g", *semantic)
 		}
 		opts.SemanticWeight = semantic

@@ -43,12 +43,12 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	authTokenFile := fs.String("auth-token-file", "", "with --http: the bearer token clients must send, read from FILE (or set "+httpapi.EnvAuthToken+"); required on a non-loopback address")
 	fs.Var(&allowedHosts, "allowed-host", "with --http: one more Host header value to accept, NAME or NAME:PORT (repeatable; localhost names and the bound address always are)")
 	fs.Usage = func() {
-		commandUsage(a.stdout, fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--collection NAME]... "+
+		commandUsage(fs, "lore serve [--root PATH] [--allow-root DIR]... [--toolsets LIST] [--read-only] [--collection NAME]... "+
 			"[--http ADDR [--auth-token-file FILE] [--allowed-host HOST]...] [--mcp stdio|http|off] [--shutdown-timeout D] [--no-watch] [--config FILE] [--specs-dir DIR]")
 	}
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("serve takes no arguments, got %q; use --root", strings.Join(pos, " "))

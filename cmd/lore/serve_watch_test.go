@@ -11,8 +11,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpSession is an SDK client session with a lore serve --http process.
-func mcpSession(t *testing.T, url string) *sdk.ClientSession {
+// httpMCPSession is an SDK client session with a lore serve --http process.
+func httpMCPSession(t *testing.T, url string) *sdk.ClientSession {
 	t.Helper()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "watch-test", Version: "0"}, nil).
 		Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url}, nil)
@@ -53,7 +53,7 @@ func TestServeKeepsIndexFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the re-index after the change", func() bool { return strings.Contains(s.stderr.String(), "re-indexed after changes") })
-	cs := mcpSession(t, s.url)
+	cs := httpMCPSession(t, s.url)
 	found := callJSON(t, cs, "search_code", map[string]any{"query": "wombat tunnel", "limit": 3})
 	results, _ := found["results"].([]any)
 	if len(results) == 0 || results[0].(map[string]any)["path"] != "wombat.go" {
@@ -71,7 +71,7 @@ func TestServeKeepsIndexFresh(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "later.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	status = callJSON(t, mcpSession(t, quiet.url), "index_status", nil)
+	status = callJSON(t, httpMCPSession(t, quiet.url), "index_status", nil)
 	fresh, _ = status["freshness"].(map[string]any)
 	paths, _ := fresh["pending_paths"].([]any)
 	if fresh["watching"] != false || fresh["pending_changes"] == float64(0) || len(paths) == 0 {

@@ -30,8 +30,7 @@ under the root, or --specs-dir); search reads the index built by "lore index".
 
 func runSpecs(ctx context.Context, a *cli, argv []string) error {
 	if len(argv) == 0 {
-		fmt.Fprint(a.stderr, specsUsage)
-		return usagef("")
+		return usageText(specsUsage, "specs needs a command")
 	}
 	sub, rest := argv[0], argv[1:]
 	var specsDir *string
@@ -122,7 +121,8 @@ func runSpecs(ctx context.Context, a *cli, argv []string) error {
 			return err
 		}
 		if sa.format == "json" {
-			return writeJSON(a.stdout, hits)
+			// The object search_specs answers over MCP.
+			return writeJSON(a.stdout, specSearchJSON{Query: query, Results: hits})
 		}
 		if len(hits) == 0 {
 			fmt.Fprintf(a.stdout, "no requirements match %q\n", query)
@@ -133,9 +133,15 @@ func runSpecs(ctx context.Context, a *cli, argv []string) error {
 		}
 		return nil
 	default:
-		fmt.Fprint(a.stderr, specsUsage)
-		return usagef("unknown specs command %q", sub)
+		return usageText(specsUsage, "unknown specs command %q", sub)
 	}
+}
+
+// specSearchJSON is what lore specs search --format json prints: the
+// structured content of the search_specs tool.
+type specSearchJSON struct {
+	Query   string      `json:"query"`
+	Results []specs.Hit `json:"results"`
 }
 
 func writeSpecList(w io.Writer, list []specs.Summary) {

@@ -19,13 +19,16 @@ func runStatus(ctx context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	rootFlag := fs.String("root", ".", "the indexed folder")
 	format := fs.String("format", "human", "output format: human or json")
-	fs.Usage = func() { commandUsage(a.stdout, fs, "lore status [--root PATH]") }
-	pos, err := parseFlags(fs, args)
+	fs.Usage = func() { commandUsage(fs, "lore status [--root PATH] [--format human|json]") }
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("status takes no arguments; use --root")
+	}
+	if *format != "human" && *format != "json" {
+		return usagef("--format must be human or json, got %q", *format)
 	}
 	root, err := fsroot.Open(*rootFlag)
 	if err != nil {

@@ -49,10 +49,10 @@ func buildInfo() versionInfo {
 func runVersion(_ context.Context, a *cli, args []string) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	format := fs.String("format", "human", "output format: human or json")
-	fs.Usage = func() { commandUsage(a.stdout, fs, "lore version [--format human|json]   (or lore --version)") }
-	pos, err := parseFlags(fs, args)
+	fs.Usage = func() { commandUsage(fs, "lore version [--format human|json]   (or lore --version)") }
+	pos, err := parseFlags(a, fs, args)
 	if err != nil {
-		return helpOr(err, fs)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("version takes no arguments")

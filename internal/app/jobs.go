@@ -57,6 +57,7 @@ type jobs struct {
 type jobEntry struct {
 	job    Job
 	cancel context.CancelFunc
+	done   chan struct{} // closed when the run has ended and job is final
 }
 
 func newJobs() *jobs {
@@ -75,7 +76,7 @@ func (a *App) StartIndexJob(name, root string) (Job, error) {
 	}
 	j := a.jobs
 	ctx, cancel := context.WithCancel(j.ctx)
-	e := &jobEntry{cancel: cancel, job: Job{ID: newJobID(), Collection: name, Root: root, State: JobRunning, Started: time.Now().UTC()}}
+	e := &jobEntry{cancel: cancel, done: make(chan struct{}), job: Job{ID: newJobID(), Collection: name, Root: root, State: JobRunning, Started: time.Now().UTC()}}
 	j.mu.Lock()
 	j.all[e.job.ID] = e
 	j.prune()
@@ -83,6 +84,7 @@ func (a *App) StartIndexJob(name, root string) (Job, error) {
 	j.wg.Add(1)
 	go func() {
 		defer j.wg.Done()
+		defer close(e.done) // after the deferred unlock below: the job is final
 		defer cancel()
 		used, stats, err := a.IndexCollection(ctx, name, IndexRequest{Root: root, Progress: func(p index.Progress) {
 			j.mu.Lock()
@@ -121,6 +123,25 @@ func (a *App) Job(id string) (Job, error) {
 	if !ok {
 		return Job{}, errs.New(errs.NotFound, errs.CodeJobNotFound, "job %q not found", id).With("job", id)
 	}
+	return e.job, nil
+}
+
+// WaitJob waits until a job has ended, or ctx ends, and reports on it; an
+// unknown id is NotFound (JOB_NOT_FOUND).
+func (a *App) WaitJob(ctx context.Context, id string) (Job, error) {
+	a.jobs.mu.Lock()
+	e, ok := a.jobs.all[id]
+	a.jobs.mu.Unlock()
+	if !ok {
+		return Job{}, errs.New(errs.NotFound, errs.CodeJobNotFound, "job %q not found", id).With("job", id)
+	}
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		return Job{}, ctx.Err()
+	}
+	a.jobs.mu.Lock()
+	defer a.jobs.mu.Unlock()
 	return e.job, nil
 }
 

@@ -20,6 +20,12 @@ func (p *Packages) Search(query string, limit int) ([]packages.Package, error) {
 	return p.index.Search(query, limit)
 }
 
+// SearchCount is Search that also returns how many packages matched,
+// however many the limit let through.
+func (p *Packages) SearchCount(query string, limit int) ([]packages.Package, int, error) {
+	return p.index.SearchCount(query, limit)
+}
+
 // Packages returns the packages of a root's index, loaded once per
 // generation.
 func (a *App) Packages(ctx context.Context, root string) (*Packages, error) {
@@ -51,12 +57,19 @@ func (a *App) Packages(ctx context.Context, root string) (*Packages, error) {
 // SearchPackages ranks a root's packages against query. The query is
 // checked before the index is opened.
 func (a *App) SearchPackages(ctx context.Context, root, query string, limit int) ([]packages.Package, error) {
+	found, _, err := a.SearchPackagesCount(ctx, root, query, limit)
+	return found, err
+}
+
+// SearchPackagesCount is SearchPackages that also returns how many
+// packages matched, however many the limit let through.
+func (a *App) SearchPackagesCount(ctx context.Context, root, query string, limit int) ([]packages.Package, int, error) {
 	if err := packages.CheckQuery(query); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	p, err := a.Packages(ctx, root)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return p.Search(query, limit)
+	return p.SearchCount(query, limit)
 }

@@ -23,6 +23,7 @@ const (
 	CodeNotADirectory = "NOT_A_DIRECTORY"
 	CodeUnreadable    = "UNREADABLE"
 	CodeBinaryFile    = "BINARY_FILE"
+	CodeFileTooLarge  = "FILE_TOO_LARGE" // an image or audio file over what open_file sends
 
 	// Things looked up by name.
 	CodePackageNotFound     = "PACKAGE_NOT_FOUND"

@@ -34,6 +34,7 @@ const (
 	CodeNotADirectory   = errs.CodeNotADirectory
 	CodeUnreadable      = errs.CodeUnreadable
 	CodeBinaryFile      = errs.CodeBinaryFile
+	CodeFileTooLarge    = errs.CodeFileTooLarge
 	CodeInvalidRange    = errs.CodeInvalidRange
 	CodeInvalidArgument = errs.CodeInvalidArgument
 	CodeQueryEmpty      = errs.CodeQueryEmpty

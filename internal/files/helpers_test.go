@@ -70,6 +70,7 @@ var codeKinds = map[string]errs.Kind{
 	CodeNotADirectory:   errs.Invalid,
 	CodeUnreadable:      errs.Internal,
 	CodeBinaryFile:      errs.Invalid,
+	CodeFileTooLarge:    errs.Invalid,
 	CodeInvalidRange:    errs.Invalid,
 	CodeInvalidArgument: errs.Invalid,
 	CodeQueryEmpty:      errs.Invalid,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -38,9 +39,59 @@ type Line struct {
 }
 
 // OpenFile returns a text file from its first line, up to MaxReadLines
-// lines or MaxReadBytes bytes.
-func (s *Service) OpenFile(ctx context.Context, repo, path string) (*FileContent, error) {
-	return s.readRange(ctx, repo, path, 1, math.MaxInt, false)
+// lines or MaxReadBytes bytes; or a binary file's MIME type and size, with
+// its bytes when it is an image or audio file (see BinaryFile). An image
+// or audio file over MaxMediaBytes is FILE_TOO_LARGE.
+func (s *Service) OpenFile(ctx context.Context, repo, path string) (*Opened, error) {
+	f, rel, size, err := s.open(repo, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, err := br.Peek(fsroot.BinarySniffLen)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, unreadable(repo, path, err)
+	}
+	mimeType, sentAs := mediaType(head)
+	binary := fsroot.IsBinary(head)
+	if sentAs != "" && !binary && !notUTF8(head) {
+		sentAs = "" // text that starts like a media file
+	}
+	if sentAs == "" && !binary {
+		text, err := readLines(ctx, br, repo, path, 1, math.MaxInt, false)
+		if err != nil {
+			return nil, err
+		}
+		text.Path = rel
+		return &Opened{Text: text}, nil
+	}
+	bin := &BinaryFile{Path: rel, MIMEType: mimeType, Size: size, SentAs: sentAs}
+	if sentAs == "" {
+		bin.MIMEType, bin.SentAs = binaryType(rel, head), SentAsNone
+		return &Opened{Binary: bin}, nil
+	}
+	tooLarge := func(size int64) error {
+		return errs.New(errs.Invalid, CodeFileTooLarge, "path %q in %s is too large to send: %d bytes of %s; images and audio are sent up to %d bytes",
+			path, repo, size, bin.MIMEType, MaxMediaBytes).
+			With("repo", repo).With("path", path).With("mime_type", bin.MIMEType).With("size", size).With("max_size", MaxMediaBytes)
+	}
+	if size > MaxMediaBytes {
+		return nil, tooLarge(size)
+	}
+	// The file may have grown since it was opened: read one byte past the cap.
+	data, err := io.ReadAll(io.LimitReader(br, MaxMediaBytes+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("reading %s in %s: %w", path, repo, ctx.Err())
+		}
+		return nil, unreadable(repo, path, err)
+	}
+	if len(data) > MaxMediaBytes {
+		return nil, tooLarge(int64(len(data)))
+	}
+	bin.Data, bin.Size = data, int64(len(data))
+	return &Opened{Binary: bin}, nil
 }
 
 // GetSnippet returns lines start..end (1-based, inclusive) of a text file;
@@ -55,28 +106,11 @@ func (s *Service) GetSnippet(ctx context.Context, repo, path string, start, end 
 }
 
 func (s *Service) readRange(ctx context.Context, repo, path string, start, end int, strictStart bool) (*FileContent, error) {
-	root, err := s.root(repo)
+	f, rel, _, err := s.open(repo, path)
 	if err != nil {
 		return nil, err
 	}
-	rel, err := root.CleanRel(path)
-	if err != nil {
-		return nil, withRepo(err, repo, path)
-	}
-	f, _, err := root.OpenFile(rel)
-	if err != nil {
-		// A hidden or ignored path is NOT_FOUND whatever it is, so that
-		// errors do not reveal what lies in invisible places.
-		if e, ok := errs.As(err); ok && (e.Code == CodeNotAFile || e.Code == CodeUnreadable) && root.Ignored(rel, e.Code == CodeNotAFile) {
-			return nil, invisible(repo, path)
-		}
-		return nil, withRepo(err, repo, path)
-	}
 	defer f.Close()
-	if root.Ignored(rel, false) {
-		return nil, invisible(repo, path)
-	}
-
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, err := br.Peek(fsroot.BinarySniffLen)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
@@ -85,7 +119,45 @@ func (s *Service) readRange(ctx context.Context, repo, path string, start, end i
 	if fsroot.IsBinary(head) {
 		return nil, errs.New(errs.Invalid, CodeBinaryFile, "path %q in %s is a binary file", path, repo).With("repo", repo).With("path", path)
 	}
+	content, err := readLines(ctx, br, repo, path, start, end, strictStart)
+	if err != nil {
+		return nil, err
+	}
+	content.Path = rel
+	return content, nil
+}
 
+// open opens a visible regular file of a repository, and returns it with
+// its cleaned relative path and its size. Paths outside the root are
+// PATH_OUTSIDE_ROOT; hidden and ignored ones NOT_FOUND, whatever they are.
+func (s *Service) open(repo, path string) (*os.File, string, int64, error) {
+	root, err := s.root(repo)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	rel, err := root.CleanRel(path)
+	if err != nil {
+		return nil, "", 0, withRepo(err, repo, path)
+	}
+	f, info, err := root.OpenFile(rel)
+	if err != nil {
+		// A hidden or ignored path is NOT_FOUND whatever it is, so that
+		// errors do not reveal what lies in invisible places.
+		if e, ok := errs.As(err); ok && (e.Code == CodeNotAFile || e.Code == CodeUnreadable) && root.Ignored(rel, e.Code == CodeNotAFile) {
+			return nil, "", 0, invisible(repo, path)
+		}
+		return nil, "", 0, withRepo(err, repo, path)
+	}
+	if root.Ignored(rel, false) {
+		f.Close()
+		return nil, "", 0, invisible(repo, path)
+	}
+	return f, rel, info.Size(), nil
+}
+
+// readLines reads the lines start..end of a text file from br (see
+// collectLines); strictStart makes a start past the end INVALID_RANGE.
+func readLines(ctx context.Context, br *bufio.Reader, repo, path string, start, end int, strictStart bool) (*FileContent, error) {
 	content, err := collectLines(ctx, br, start, end)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -97,7 +169,6 @@ func (s *Service) readRange(ctx context.Context, repo, path string, start, end i
 		return nil, errs.New(errs.Invalid, CodeInvalidRange, "start line %d is past the end of %q (%d lines)", start, path, content.TotalLines).
 			With("repo", repo).With("path", path).With("start", start).With("end", end).With("total_lines", content.TotalLines)
 	}
-	content.Path = rel
 	return content, nil
 }
 

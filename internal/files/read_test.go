@@ -39,6 +39,19 @@ func readFixture(t *testing.T) *fixture {
 	})
 }
 
+// openText opens a file that must be text.
+func openText(t *testing.T, svc *Service, repo, path string) *FileContent {
+	t.Helper()
+	opened, err := svc.OpenFile(context.Background(), repo, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opened.Text == nil || opened.Binary != nil {
+		t.Fatalf("%s is not opened as text: %+v", path, opened.Binary)
+	}
+	return opened.Text
+}
+
 func lineTexts(fc *FileContent) []string {
 	out := make([]string, len(fc.Lines))
 	for i, l := range fc.Lines {
@@ -70,10 +83,7 @@ func TestOpenFile(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.repo+"/"+tc.path, func(t *testing.T) {
-			fc, err := fx.svc.OpenFile(ctx, tc.repo, tc.path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			fc := openText(t, fx.svc, tc.repo, tc.path)
 			got := lineTexts(fc)
 			if strings.Join(got, "|") != strings.Join(tc.lines, "|") || fc.TotalLines != tc.total || fc.Truncated != tc.truncated || fc.Path != tc.wantPath {
 				t.Fatalf("got %q total %d truncated %v path %q; want %q total %d truncated %v path %q",
@@ -83,28 +93,19 @@ func TestOpenFile(t *testing.T) {
 	}
 
 	t.Run("line cap", func(t *testing.T) {
-		fc, err := fx.svc.OpenFile(ctx, "code", "many.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
+		fc := openText(t, fx.svc, "code", "many.txt")
 		if len(fc.Lines) != MaxReadLines || fc.TotalLines != 2500 || !fc.Truncated || fc.Lines[MaxReadLines-1].Text != "line 2000" {
 			t.Fatalf("got %d lines (last %+v), total %d, truncated %v", len(fc.Lines), fc.Lines[len(fc.Lines)-1], fc.TotalLines, fc.Truncated)
 		}
 	})
 	t.Run("byte cap cuts a huge line", func(t *testing.T) {
-		fc, err := fx.svc.OpenFile(ctx, "code", "huge-line.js")
-		if err != nil {
-			t.Fatal(err)
-		}
+		fc := openText(t, fx.svc, "code", "huge-line.js")
 		if len(fc.Lines) != 1 || len(fc.Lines[0].Text) != MaxReadBytes || fc.TotalLines != 2 || !fc.Truncated {
 			t.Fatalf("got %d lines (first %d bytes), total %d, truncated %v", len(fc.Lines), len(fc.Lines[0].Text), fc.TotalLines, fc.Truncated)
 		}
 	})
 	t.Run("byte cap does not split a rune", func(t *testing.T) {
-		fc, err := fx.svc.OpenFile(ctx, "code", "wide-runes.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
+		fc := openText(t, fx.svc, "code", "wide-runes.txt")
 		text := fc.Lines[0].Text
 		if strings.ContainsRune(text, '\uFFFD') || len(text) > MaxReadBytes || !fc.Truncated {
 			t.Fatalf("got %d bytes, replacement char %v, truncated %v", len(text), strings.ContainsRune(text, '\uFFFD'), fc.Truncated)
@@ -114,7 +115,6 @@ func TestOpenFile(t *testing.T) {
 	errorCases := []struct {
 		name, repo, path, code, msg string
 	}{
-		{"binary", "code", "image.png", CodeBinaryFile, "image.png"},
 		{"directory", "code", "pkg", CodeNotAFile, "pkg"},
 		{"root", "code", "", CodeNotAFile, ""},
 		{"missing", "code", "nope.go", CodeNotFound, "nope.go"},

@@ -19,11 +19,16 @@ type Options struct {
 	Embedder   string // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
 	SpecsDir   string // where specs live, relative to Root; empty finds openspec/ and specs/
 	Workers    int    // parse workers; 0 means GOMAXPROCS
-	// MaxFileSize skips larger files; 0 means the walker's default (1 MiB),
-	// a negative value means no limit.
+	// MaxFileSize skips larger files; 0 keeps the limit the collection was
+	// last indexed with, or the walker's default (1 MiB); a negative value
+	// means no limit.
 	MaxFileSize int64
-	SkipDirs    []string       // folder names to skip besides ignore rules and the default list
-	Progress    func(Progress) // called as files are processed; may be nil
+	// SkipDirs are folder names to skip besides ignore rules and the
+	// default list; nil keeps the ones the collection was last indexed
+	// with (so a watching server's runs skip what the user's did), an
+	// empty slice clears them.
+	SkipDirs []string
+	Progress func(Progress) // called as files are processed; may be nil
 	// NoWait makes a run whose collection another run is writing (in
 	// this process or another) fail at once with INDEX_BUSY instead of
 	// waiting for it.
@@ -40,23 +45,33 @@ type Progress struct {
 	Path  string // the file just processed, relative to the root
 }
 
-// Stats is what an index run did.
+// Stats is what an index run did. Its JSON is lore's one vocabulary for
+// index statistics: lore index --format json prints it, index_codebase
+// answers it as its structured content and a REST index job reports it as
+// its stats. The files_* counts are of this run; chunks_written is what
+// this run wrote (0 when nothing changed), not what the index holds.
 type Stats struct {
 	Root       string        `json:"root"`
 	IndexPath  string        `json:"index_path"`
 	Collection string        `json:"collection"`
-	Scanned    int           `json:"files_scanned"`
-	Indexed    int           `json:"files_indexed"`
-	Unchanged  int           `json:"files_unchanged"`
-	Deleted    int           `json:"files_deleted"`
-	Chunks     int           `json:"chunks"`
-	Errors     int           `json:"errors"`
-	FileErrors []FileError   `json:"file_errors,omitempty"`
-	Packages   int           `json:"packages"`
-	Specs      int           `json:"specs"`
-	Warnings   []FileError   `json:"warnings,omitempty"` // manifests and specs that could not be parsed
+	Scanned    int           `json:"files_scanned"`   // files the walk found; binary ones are not indexed
+	Indexed    int           `json:"files_indexed"`   // files (re)parsed and written
+	Unchanged  int           `json:"files_unchanged"` // files skipped because they did not change
+	Deleted    int           `json:"files_deleted"`   // files gone since the last run, removed from the index
+	Chunks     int           `json:"chunks_written"`  // chunks of the files indexed
+	Errors     int           `json:"errors"`          // files that could not be indexed: len(FileErrors)
+	FileErrors []FileError   `json:"file_errors"`
+	Packages   int           `json:"packages"` // packages the index holds after the run
+	Specs      int           `json:"specs"`    // specs the index holds after the run
+	Warnings   []FileError   `json:"warnings"` // manifests and specs that could not be parsed
 	Duration   time.Duration `json:"-"`
 	DurationMS int64         `json:"duration_ms"`
+}
+
+// NoChanges reports whether the run found nothing to do: no file indexed,
+// deleted or failed.
+func (s *Stats) NoChanges() bool {
+	return s.Indexed == 0 && s.Deleted == 0 && s.Errors == 0
 }
 
 // FileError is a file that could not be indexed; the run goes on without it.

@@ -29,14 +29,18 @@ func (c Changes) Total() int { return c.Changed + c.Added + c.Removed }
 // Pending compares the files under root with what the collection r
 // remembers of them, by size and modification time, without reading a
 // file: the changes an index run would pick up. location is the index's
-// database, never counted as a file of the root. The walk uses the default
-// options (a run with --skip-dir or --max-file-size may see fewer files).
+// database, never counted as a file of the root. The walk skips what the
+// collection's last run skipped (its --skip-dir and --max-file-size).
 func Pending(ctx context.Context, r store.Reader, root *fsroot.Root, location string) (*Changes, error) {
 	known, err := r.FileStates(ctx)
 	if err != nil {
 		return nil, err
 	}
-	files, err := walk(ctx, root, location, fsroot.WalkOptions{})
+	meta, err := r.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files, err := walk(ctx, root, location, recordedWalkOptions(meta))
 	if err != nil {
 		return nil, err
 	}

@@ -56,37 +56,36 @@ func (s *Server) indexCodebaseTool() *tool {
 				"The index lives in lore's cache, never in the directory. Supports task-augmented calls and progress notifications.",
 			Annotations: &sdk.ToolAnnotations{Title: "Index a codebase", ReadOnlyHint: false, DestructiveHint: ptr(false),
 				IdempotentHint: true, OpenWorldHint: ptr(false)},
-			Icons: iconIndex,
-			OutputSchema: outputSchema(map[string]any{
-				"root":        sString("the indexed directory"),
-				"index_path":  sString("the index file"),
-				"files":       sInt("files considered"),
-				"indexed":     sInt("files (re)indexed in this run"),
-				"unchanged":   sInt("files skipped because they did not change"),
-				"deleted":     sInt("files removed from the index because they are gone"),
-				"chunks":      sInt("chunks written"),
-				"errors":      sInt("files that could not be indexed"),
-				"file_errors": sArray(sObject(map[string]any{"path": sString(""), "message": sString("")}, "path", "message")),
-				"duration_ms": sInt("wall time of the run"),
-			}, "root", "files", "chunks", "errors", "unchanged", "deleted", "duration_ms"),
+			Icons:        iconIndex,
+			OutputSchema: indexStatsSchema(),
 		},
 		taskSupport:     "optional",
 		stopsOnShutdown: true,
 	}, s.indexCodebase)
 }
 
-// indexOutput is index_codebase's structured content.
-type indexOutput struct {
-	Root       string            `json:"root"`
-	IndexPath  string            `json:"index_path"`
-	Files      int               `json:"files"`
-	Indexed    int               `json:"indexed"`
-	Unchanged  int               `json:"unchanged"`
-	Deleted    int               `json:"deleted"`
-	Chunks     int               `json:"chunks"`
-	Errors     int               `json:"errors"`
-	FileErrors []index.FileError `json:"file_errors"`
-	DurationMS int64             `json:"duration_ms"`
+// indexStatsSchema is index_codebase's output schema: the JSON of
+// index.Stats, lore's one vocabulary for index statistics (the CLI's
+// lore index --format json and the REST jobs' stats are the same object).
+func indexStatsSchema() map[string]any {
+	fileError := sObject(map[string]any{"path": sString("relative to the root"), "message": sString("what went wrong")}, "path", "message")
+	return outputSchema(map[string]any{
+		"root":            sString("the indexed directory"),
+		"index_path":      sString("the index file"),
+		"collection":      sString("the collection of the index file the root is indexed as"),
+		"files_scanned":   sInt("files the walk found (hidden, ignored, skipped and oversized files aside; binary files among them are not indexed)"),
+		"files_indexed":   sInt("files (re)indexed in this run"),
+		"files_unchanged": sInt("files skipped because they did not change"),
+		"files_deleted":   sInt("files removed from the index because they are gone"),
+		"chunks_written":  sInt("chunks this run wrote, for the files it indexed (0 when nothing changed)"),
+		"errors":          sInt("files that could not be indexed"),
+		"file_errors":     sArray(fileError),
+		"packages":        sInt("packages the index holds"),
+		"specs":           sInt("specs the index holds"),
+		"warnings":        sArray(fileError),
+		"duration_ms":     sInt("wall time of the run"),
+	}, "root", "index_path", "files_scanned", "files_indexed", "files_unchanged", "files_deleted", "chunks_written", "errors",
+		"file_errors", "duration_ms")
 }
 
 func (s *Server) indexCodebase(ctx context.Context, c *call, in *indexCodebaseArgs) (*outcome, error) {
@@ -110,21 +109,22 @@ func (s *Server) indexCodebase(ctx context.Context, c *call, in *indexCodebaseAr
 	if err != nil {
 		return nil, err
 	}
-	out := indexOutput{
-		Root: stats.Root, IndexPath: stats.IndexPath, Files: stats.Scanned, Indexed: stats.Indexed,
-		Unchanged: stats.Unchanged, Deleted: stats.Deleted, Chunks: stats.Chunks, Errors: stats.Errors,
-		FileErrors: stats.FileErrors, DurationMS: stats.DurationMS,
+	if stats.FileErrors == nil {
+		stats.FileErrors = []index.FileError{}
 	}
-	if out.FileErrors == nil {
-		out.FileErrors = []index.FileError{}
+	if stats.Warnings == nil {
+		stats.Warnings = []index.FileError{}
 	}
-	text := fmt.Sprintf("Indexed %s: %d files (%d indexed, %d unchanged, %d deleted), %d chunks, %d errors in %s.",
-		out.Root, out.Files, out.Indexed, out.Unchanged, out.Deleted, out.Chunks, out.Errors,
-		(time.Duration(out.DurationMS) * time.Millisecond).String())
-	for _, fe := range out.FileErrors {
+	took := (time.Duration(stats.DurationMS) * time.Millisecond).String()
+	text := fmt.Sprintf("Indexed %s: %d files scanned (%d indexed, %d unchanged, %d deleted), %d chunks written, %d errors in %s.",
+		stats.Root, stats.Scanned, stats.Indexed, stats.Unchanged, stats.Deleted, stats.Chunks, stats.Errors, took)
+	if stats.NoChanges() {
+		text = fmt.Sprintf("Indexed %s: no changes (%d files unchanged) in %s.", stats.Root, stats.Unchanged, took)
+	}
+	for _, fe := range stats.FileErrors {
 		text += fmt.Sprintf("\nerror: %s: %s", fe.Path, fe.Message)
 	}
-	return &outcome{structured: out, text: text}, nil
+	return &outcome{structured: stats, text: text}, nil
 }
 
 // searchCodeArgs are search_code's arguments.
@@ -200,11 +200,12 @@ func searchOutputSchema() map[string]any {
 		"content":           sString("the chunk's text"),
 	}, "path", "start_line", "end_line", "relevance_percent", "kind", "symbols", "content")
 	return outputSchema(map[string]any{
-		"query":   sString("the query as given"),
-		"root":    sString("the indexed directory"),
-		"results": sArray(hit),
-		"total":   sInt("number of results"),
-		"took_ms": sNumber("search time in milliseconds"),
+		"query":     sString("the query as given"),
+		"root":      sString("the indexed directory"),
+		"results":   sArray(hit),
+		"total":     sInt("number of chunks that matched, however many results the limit let through"),
+		"truncated": sBool("true when results hold fewer than total"),
+		"took_ms":   sNumber("search time in milliseconds"),
 		"expansion": sObject(map[string]any{
 			"source": sEnum("what expanded the query", "sampling", "openai", "builtin"),
 			"terms":  sStringArray("terms added to the query"),
@@ -217,7 +218,7 @@ func searchOutputSchema() map[string]any {
 			"follow_ups": sStringArray("suggested next searches or questions"),
 			"note":       sString("why an earlier source was not used"),
 		}, "source", "summary", "follow_ups"),
-	}, "query", "root", "results", "total")
+	}, "query", "root", "results", "total", "truncated")
 }
 
 // codeHit is one search_code / search_docs result.
@@ -241,6 +242,7 @@ type searchOutput struct {
 	Root      string            `json:"root"`
 	Results   []codeHit         `json:"results"`
 	Total     int               `json:"total"`
+	Truncated bool              `json:"truncated"`
 	TookMS    float64           `json:"took_ms"`
 	Expansion *assist.Expansion `json:"expansion,omitempty"`
 	Synthesis *assist.Synthesis `json:"synthesis,omitempty"`
@@ -295,7 +297,7 @@ func (s *Server) searchIndex(ctx context.Context, c *call, in *searchCodeArgs, d
 		})
 		links = append(links, linkHit{root: root, path: r.Path, start: r.StartLine, end: r.EndLine})
 	}
-	out.Total, out.TookMS = len(out.Results), res.TookMS
+	out.Total, out.Truncated, out.TookMS = res.Total, res.Truncated, res.TookMS
 	text, err := renderSearch(in.Format, out)
 	if err != nil {
 		return nil, err
@@ -330,7 +332,7 @@ func renderHuman(out searchOutput) string {
 	if len(out.Results) == 0 {
 		fmt.Fprintf(&b, "No results for %q in %s.\n", out.Query, out.Root)
 	} else {
-		fmt.Fprintf(&b, "%d result(s) for %q in %s (%.0f ms)\n", len(out.Results), out.Query, out.Root, out.TookMS)
+		fmt.Fprintf(&b, "%d of %d result(s) for %q in %s (%.0f ms)\n", len(out.Results), out.Total, out.Query, out.Root, out.TookMS)
 	}
 	for i, r := range out.Results {
 		fmt.Fprintf(&b, "\n%d. %s:%d-%d  %s", i+1, r.Path, r.StartLine, r.EndLine, r.Kind)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -45,26 +46,30 @@ func TestIndexCodebase(t *testing.T) {
 	res := callTool(t, cs, "index_codebase", map[string]any{"path": e.root})
 	sc.check(t, "index_codebase", res)
 	stats := structured(t, res)
-	if res.IsError || stats["files"].(float64) < 5 || stats["chunks"].(float64) < 5 || stats["indexed"] != stats["files"] ||
+	if res.IsError || stats["files_scanned"].(float64) < 5 || stats["chunks_written"].(float64) < 5 || stats["files_indexed"] != stats["files_scanned"] ||
 		stats["root"] != e.root || stats["errors"] != float64(0) {
 		t.Fatalf("first index: %s", textOf(res))
 	}
-	if !strings.HasPrefix(textOf(res), "Indexed "+e.root+": ") {
+	if !strings.HasPrefix(textOf(res), "Indexed "+e.root+": ") || !strings.Contains(textOf(res), " chunks written") {
 		t.Errorf("text = %q", textOf(res))
 	}
-	again := structured(t, callTool(t, cs, "index_codebase", map[string]any{"path": e.root}))
-	if again["unchanged"] != stats["files"] || again["indexed"] != float64(0) {
+	againRes := callTool(t, cs, "index_codebase", map[string]any{"path": e.root})
+	again := structured(t, againRes)
+	if again["files_unchanged"] != stats["files_scanned"] || again["files_indexed"] != float64(0) || again["chunks_written"] != float64(0) {
 		t.Errorf("second index is not incremental: %v", again)
 	}
+	if want := fmt.Sprintf("Indexed %s: no changes (%v files unchanged) in ", e.root, stats["files_scanned"]); !strings.HasPrefix(textOf(againRes), want) {
+		t.Errorf("a run that changed nothing says %q, want it to start with %q", textOf(againRes), want)
+	}
 	forced := structured(t, callTool(t, cs, "index_codebase", map[string]any{"path": e.root, "force": true}))
-	if forced["indexed"] != stats["files"] {
+	if forced["files_indexed"] != stats["files_scanned"] {
 		t.Errorf("force did not re-index every file: %v", forced)
 	}
 	if err := os.Remove(filepath.Join(e.root, "notes.txt")); err != nil {
 		t.Fatal(err)
 	}
 	after := structured(t, callTool(t, cs, "index_codebase", map[string]any{"path": e.root}))
-	if after["deleted"] != float64(1) {
+	if after["files_deleted"] != float64(1) {
 		t.Errorf("a removed file is not reported deleted: %v", after)
 	}
 	// The index lives in the cache, never in the root.
@@ -125,6 +130,18 @@ func TestSearchCode(t *testing.T) {
 	if links[0].MIMEType != "text/x-go" {
 		t.Errorf("mimeType of a Go file = %q", links[0].MIMEType)
 	}
+	// total counts every chunk that matched; truncated says the limit cut
+	// the results short.
+	whole := structured(t, callTool(t, cs, "search_code", map[string]any{"query": "session", "limit": 50}))
+	n := len(whole["results"].([]any))
+	if n < 2 || whole["total"] != float64(n) || whole["truncated"] != false {
+		t.Fatalf("limit 50: %d results, total %v, truncated %v", n, whole["total"], whole["truncated"])
+	}
+	cut := callTool(t, cs, "search_code", map[string]any{"query": "session", "limit": 1})
+	sc.check(t, "search_code", cut)
+	if out := structured(t, cut); len(out["results"].([]any)) != 1 || out["total"] != float64(n) || out["truncated"] != true {
+		t.Errorf("limit 1: %d results, total %v, truncated %v; want 1, %d, true", len(out["results"].([]any)), out["total"], out["truncated"], n)
+	}
 
 	tests := []struct {
 		name  string
@@ -134,6 +151,11 @@ func TestSearchCode(t *testing.T) {
 		{"limit", map[string]any{"query": "session", "limit": 1}, func(t *testing.T, hits []map[string]any, _ string) {
 			if len(hits) != 1 {
 				t.Errorf("limit 1 gave %d", len(hits))
+			}
+		}},
+		{"format human says how many matched", map[string]any{"query": "session", "limit": 1, "format": "human"}, func(t *testing.T, _ []map[string]any, text string) {
+			if !strings.HasPrefix(text, "1 of ") || strings.HasPrefix(text, "1 of 1 ") {
+				t.Errorf("human text = %.200q", text)
 			}
 		}},
 		{"path_filter", map[string]any{"query": "session", "path_filter": "auth/**"}, func(t *testing.T, hits []map[string]any, _ string) {

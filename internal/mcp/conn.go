@@ -57,8 +57,14 @@ const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 //   - An error response the SDK would send with code 0 (not a JSON-RPC
 //     code) gets a defined one (see withDefinedCode).
 type lineTransport struct {
-	in  io.ReadCloser
-	out io.WriteCloser
+	in      io.ReadCloser
+	out     io.WriteCloser
+	answers *inflight // counts the calls read and not yet answered
+}
+
+// lineTransport is the transport of one stdio-like session of s.
+func (s *Server) lineTransport(in io.ReadCloser, out io.WriteCloser) *lineTransport {
+	return &lineTransport{in: in, out: out, answers: &s.answers}
 }
 
 // Connect implements sdk.Transport.
@@ -66,6 +72,7 @@ func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 	c := &lineConn{
 		out:      t.out,
 		in:       t.in,
+		answers:  t.answers,
 		incoming: make(chan lineOrErr),
 		closed:   make(chan struct{}),
 	}
@@ -96,6 +103,41 @@ type lineConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 	closeErr  error
+
+	// owed counts the calls Read returned whose response Write has not
+	// yet written; each is also counted in answers (the server's count,
+	// which Shutdown waits on) until written or the connection closes.
+	owedMu  sync.Mutex
+	owed    int
+	answers *inflight
+}
+
+// owe counts msg in when it is a call, which the SDK answers with a
+// response.
+func (c *lineConn) owe(msg jsonrpc.Message) {
+	if req, ok := msg.(*jsonrpc.Request); !ok || !req.IsCall() || c.answers == nil {
+		return
+	}
+	c.owedMu.Lock()
+	defer c.owedMu.Unlock()
+	c.owed++
+	c.answers.add()
+}
+
+// settle counts n responses out (all of them when n < 0).
+func (c *lineConn) settle(n int) {
+	if c.answers == nil {
+		return
+	}
+	c.owedMu.Lock()
+	defer c.owedMu.Unlock()
+	if n < 0 || n > c.owed {
+		n = c.owed
+	}
+	for range n {
+		c.owed--
+		c.answers.end()
+	}
 }
 
 // pendingBatch collects the responses to one incoming batch.
@@ -196,6 +238,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if len(c.queue) > 0 {
 			msg := c.queue[0]
 			c.queue = c.queue[1:]
+			c.owe(msg)
 			return msg, nil
 		}
 		var next lineOrErr
@@ -228,6 +271,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		c.noteInitialize(msg)
+		c.owe(msg)
 		return msg, nil
 	}
 }
@@ -409,6 +453,9 @@ func (c *lineConn) decodeBatch(line []byte) []jsonrpc.Message {
 
 // Write implements sdk.Connection.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if _, ok := msg.(*jsonrpc.Response); ok {
+		defer c.settle(1) // written or not, this call is answered as far as it can be
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -488,6 +535,7 @@ func (c *lineConn) Close() error {
 		close(c.closed)
 		c.writeMu.Unlock()
 		c.closeErr = errors.Join(c.in.Close(), c.out.Close())
+		c.settle(-1) // nothing more can be answered
 	})
 	return c.closeErr
 }

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -138,27 +140,81 @@ func (s *Server) filesSearchTool(svc *files.Service) *tool {
 	})
 }
 
+// openedSchema is open_file's result: a text file's lines, or a binary
+// file's type and size (its bytes, for an image or audio file, follow as
+// image or audio content).
+var openedSchema = func() map[string]any {
+	s := sObject(map[string]any{
+		"path":        sString("relative to the root"),
+		"lines":       linesSchema,
+		"total_lines": sInt("lines in the whole file"),
+		"truncated":   sBool("fewer lines than asked for were returned (size caps)"),
+		"mime_type":   sString("a binary file's MIME type, told by its bytes"),
+		"size":        sInt("a binary file's size in bytes"),
+		"sent_as": sEnum("how a binary file's bytes are sent: as image content (PNG, JPEG, GIF, WebP), "+
+			"as audio content (WAV, MP3, Ogg, FLAC), or not at all", files.SentAsImage, files.SentAsAudio, files.SentAsNone),
+	})
+	s["anyOf"] = []any{
+		map[string]any{"required": []string{"path", "lines", "total_lines"}},
+		map[string]any{"required": []string{"path", "mime_type", "size", "sent_as"}},
+	}
+	return s
+}()
+
 func (s *Server) openFileTool(svc *files.Service) *tool {
 	return newTool(&tool{
 		def: &sdk.Tool{
 			Name:  "open_file",
 			Title: "Open a file",
-			Description: "The full content of a text file with line numbers: {path, lines: [{n, text}], total_lines}. " +
-				"Large files are cut (meta.truncated); binary files answer BINARY_FILE. Prefer get_snippet for a known range.",
+			Description: fmt.Sprintf("The full content of a text file with line numbers: {path, lines: [{n, text}], total_lines}; "+
+				"large files are cut (meta.truncated). SVG is text. An image (PNG, JPEG, GIF, WebP) or audio file (WAV, MP3, Ogg, FLAC) "+
+				"of at most %d bytes answers {path, mime_type, size, sent_as} and its bytes as image or audio content "+
+				"(a larger one: FILE_TOO_LARGE); any other binary file answers its mime_type and size only (sent_as: none). "+
+				"Prefer get_snippet for a known range of a text file.", files.MaxMediaBytes),
 			Annotations:  readOnlyAnnotations("Open a file"),
 			Icons:        iconFile,
-			OutputSchema: envelopeSchema(fileContentSchema),
+			OutputSchema: envelopeSchema(openedSchema),
 		},
 		jsonText: true,
 	}, func(ctx context.Context, c *call, in *fileArgs) (*outcome, error) {
 		start := time.Now()
 		c.logAs("repo", in.Repo)
-		content, err := svc.OpenFile(ctx, in.Repo, in.Path)
+		opened, err := svc.OpenFile(ctx, in.Repo, in.Path)
 		if err != nil {
 			return nil, err
 		}
-		return fileOutcome(in.Repo, start, content), nil
+		if opened.Text != nil {
+			return fileOutcome(in.Repo, start, opened.Text), nil
+		}
+		// Audio content came with 2025-03-26: an older session gets the
+		// same bytes as an embedded resource.
+		audio := c.req == nil || protocolVersion(c.req) != "2024-11-05"
+		return s.binaryOutcome(in.Repo, start, opened.Binary, audio), nil
 	})
+}
+
+// binaryOutcome answers a binary file: its type and size in the envelope,
+// then its bytes as image or audio content (audio as an embedded resource
+// when the session's protocol has no audio content), or, for any other
+// binary file, a resource_link naming its type and size.
+func (s *Server) binaryOutcome(repo string, start time.Time, bin *files.BinaryFile, audio bool) *outcome {
+	uri := fileURI(filepath.Join(s.repoPath(repo), filepath.FromSlash(bin.Path)))
+	var content sdk.Content
+	switch {
+	case bin.SentAs == files.SentAsImage:
+		content = &sdk.ImageContent{Data: bin.Data, MIMEType: bin.MIMEType}
+	case bin.SentAs == files.SentAsAudio && audio:
+		content = &sdk.AudioContent{Data: bin.Data, MIMEType: bin.MIMEType}
+	case bin.SentAs == files.SentAsAudio:
+		content = &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: uri, MIMEType: bin.MIMEType, Blob: bin.Data}}
+	default:
+		size := bin.Size
+		content = &sdk.ResourceLink{
+			URI: uri, Name: bin.Path, MIMEType: bin.MIMEType, Size: &size,
+			Description: fmt.Sprintf("binary file, %s, %d bytes; open_file sends the bytes of images and audio only", bin.MIMEType, bin.Size),
+		}
+	}
+	return &outcome{structured: envelope{Result: bin, Meta: meta(repo, start, false)}, content: []sdk.Content{content}}
 }
 
 func (s *Server) getSnippetTool(svc *files.Service) *tool {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,7 +12,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lore-dev/lore/internal/files"
 	"github.com/lore-dev/lore/internal/fsroot"
+	"github.com/lore-dev/lore/internal/testtree"
 )
 
 const secret = "TOP SECRET, never served"
@@ -230,7 +233,7 @@ func TestFilesErrors(t *testing.T) {
 		{"open_file", map[string]any{"repo": "code", "path": "ignored.log"}, "NOT_FOUND"},
 		{"open_file", map[string]any{"repo": "code", "path": "auth"}, "NOT_A_FILE"},
 		{"list_dir", map[string]any{"repo": "code", "path": "README.md"}, "NOT_A_DIRECTORY"},
-		{"open_file", map[string]any{"repo": "code", "path": "image.bin"}, "BINARY_FILE"},
+		{"get_snippet", map[string]any{"repo": "code", "path": "image.bin", "start_line": 1, "end_line": 1}, "BINARY_FILE"},
 		{"get_snippet", map[string]any{"repo": "code", "path": "README.md", "start_line": 3, "end_line": 2}, "INVALID_RANGE"},
 		{"get_snippet", map[string]any{"repo": "code", "path": "README.md", "start_line": 0, "end_line": 2}, "INVALID_RANGE"},
 		{"get_snippet", map[string]any{"repo": "code", "path": "README.md", "start_line": 50, "end_line": 60}, "INVALID_RANGE"},
@@ -273,7 +276,7 @@ func FuzzFilesPath(f *testing.F) {
 	}
 	s, _, _, _ := filesServer(f)
 	known := map[string]bool{"PATH_OUTSIDE_ROOT": true, "NOT_FOUND": true, "NOT_A_FILE": true, "NOT_A_DIRECTORY": true,
-		"BINARY_FILE": true, "INVALID_ARGUMENT": true, "UNREADABLE": true, "INVALID_RANGE": true}
+		"BINARY_FILE": true, "FILE_TOO_LARGE": true, "INVALID_ARGUMENT": true, "UNREADABLE": true, "INVALID_RANGE": true}
 	handlers := map[string]sdk.ToolHandler{}
 	for _, name := range []string{"open_file", "list_dir", "get_snippet", "search"} {
 		tl, _ := s.lookupTool(name)
@@ -314,4 +317,119 @@ func FuzzFilesPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOpenFileMedia: through the SDK's client, open_file answers an image
+// as image content and an audio file as audio content (base64, the MIME
+// type told by the bytes), any other binary file by its type and size with
+// a resource link and no bytes, an image over the cap by FILE_TOO_LARGE,
+// and SVG as text; hidden and ignored images stay invisible.
+func TestOpenFileMedia(t *testing.T) {
+	pngData, jpegData, wavData := testtree.PNG(4, 3), testtree.JPEG(8, 8), testtree.WAV(400)
+	pdf := "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n\x00trailer\n"
+	huge := "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00", files.MaxMediaBytes)
+	e := newEnv(t, map[string]string{
+		".gitignore":       "ignored.png\n",
+		"docs/diagram.png": string(pngData),
+		"docs/photo.png":   string(jpegData), // a JPEG whatever its name says
+		"docs/flow.svg":    `<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>` + "\n",
+		"sounds/beep.wav":  string(wavData),
+		"manual.pdf":       pdf,
+		"huge.png":         huge,
+		".secret.png":      string(pngData),
+		"ignored.png":      string(pngData),
+	})
+	cs := connectSDK(t, e.server(t, nil), nil)
+	sc := newSchemaChecker(t, cs)
+
+	for _, tc := range []struct {
+		path, mime, sentAs string
+		data               []byte
+		size               int
+	}{
+		{"docs/diagram.png", "image/png", "image", pngData, len(pngData)},
+		{"docs/photo.png", "image/jpeg", "image", jpegData, len(jpegData)},
+		{"sounds/beep.wav", "audio/wav", "audio", wavData, len(wavData)},
+		{"manual.pdf", "application/pdf", "none", nil, len(pdf)},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			res := callTool(t, cs, "open_file", map[string]any{"repo": "code", "path": tc.path})
+			sc.check(t, "open_file", res)
+			result, meta := envelopeOf(t, res, "code")
+			if result["path"] != tc.path || result["mime_type"] != tc.mime || result["sent_as"] != tc.sentAs ||
+				result["size"] != float64(tc.size) || result["lines"] != nil || meta["truncated"] != false {
+				t.Errorf("result = %v", result)
+			}
+			if len(res.Content) != 2 {
+				t.Fatalf("%d content blocks, want the envelope and one more", len(res.Content))
+			}
+			switch c := res.Content[1].(type) {
+			case *sdk.ImageContent:
+				if tc.sentAs != "image" || c.MIMEType != tc.mime || !bytes.Equal(c.Data, tc.data) {
+					t.Errorf("image content %s, %d bytes; want %s, %s", c.MIMEType, len(c.Data), tc.sentAs, tc.mime)
+				}
+			case *sdk.AudioContent:
+				if tc.sentAs != "audio" || c.MIMEType != tc.mime || !bytes.Equal(c.Data, tc.data) {
+					t.Errorf("audio content %s, %d bytes; want %s, %s", c.MIMEType, len(c.Data), tc.sentAs, tc.mime)
+				}
+			case *sdk.ResourceLink:
+				if tc.sentAs != "none" || c.MIMEType != tc.mime || c.Size == nil || *c.Size != int64(tc.size) ||
+					c.URI != "file://"+filepath.Join(e.root, tc.path) || !strings.Contains(c.Description, tc.mime) {
+					t.Errorf("resource link %+v", c)
+				}
+			default:
+				t.Errorf("content %T", c)
+			}
+			if len(textOf(res)) > 1000 {
+				t.Errorf("the text content carries the bytes too: %d characters", len(textOf(res)))
+			}
+		})
+	}
+
+	t.Run("svg is text", func(t *testing.T) {
+		res := callTool(t, cs, "open_file", map[string]any{"repo": "code", "path": "docs/flow.svg"})
+		sc.check(t, "open_file", res)
+		result, _ := envelopeOf(t, res, "code")
+		if lines, _ := result["lines"].([]any); len(lines) != 1 || result["mime_type"] != nil || len(res.Content) != 1 {
+			t.Errorf("result = %v, %d content blocks", result, len(res.Content))
+		}
+	})
+
+	for _, tc := range []struct {
+		path, code string
+		details    map[string]any
+	}{
+		{"huge.png", "FILE_TOO_LARGE", map[string]any{"repo": "code", "path": "huge.png", "mime_type": "image/png",
+			"size": float64(len(huge)), "max_size": float64(files.MaxMediaBytes)}},
+		{".secret.png", "NOT_FOUND", map[string]any{"repo": "code", "path": ".secret.png"}},
+		{"ignored.png", "NOT_FOUND", map[string]any{"repo": "code", "path": "ignored.png"}},
+		{"../outside.png", "PATH_OUTSIDE_ROOT", map[string]any{"repo": "code", "path": "../outside.png"}},
+	} {
+		t.Run("error "+tc.path, func(t *testing.T) {
+			res := callTool(t, cs, "open_file", map[string]any{"repo": "code", "path": tc.path})
+			sc.check(t, "open_file", res)
+			te := toolErrorOf(t, res)
+			if te["code"] != tc.code || !jsonEqual(te["details"], tc.details) || len(res.Content) != 1 {
+				t.Errorf("error %v, %d content blocks; want %s with details %v", te, len(res.Content), tc.code, tc.details)
+			}
+		})
+	}
+}
+
+// TestOpenFileAudioAt20241105: a session at 2024-11-05, whose protocol
+// has no audio content, gets an audio file's bytes as an embedded
+// resource; images are image content at every version.
+func TestOpenFileAudioAt20241105(t *testing.T) {
+	wavData, pngData := testtree.WAV(100), testtree.PNG(2, 2)
+	e := newEnv(t, map[string]string{"beep.wav": string(wavData), "dot.png": string(pngData)})
+	cs := connectSDKAt(t, e.server(t, nil), nil, "2024-11-05")
+	res := callTool(t, cs, "open_file", map[string]any{"repo": "code", "path": "beep.wav"})
+	if r, ok := res.Content[len(res.Content)-1].(*sdk.EmbeddedResource); !ok || r.Resource.MIMEType != "audio/wav" ||
+		!bytes.Equal(r.Resource.Blob, wavData) || r.Resource.URI != "file://"+filepath.Join(e.root, "beep.wav") {
+		t.Errorf("audio at 2024-11-05: %#v", res.Content[len(res.Content)-1])
+	}
+	res = callTool(t, cs, "open_file", map[string]any{"repo": "code", "path": "dot.png"})
+	if img, ok := res.Content[len(res.Content)-1].(*sdk.ImageContent); !ok || !bytes.Equal(img.Data, pngData) {
+		t.Errorf("image at 2024-11-05: %#v", res.Content[len(res.Content)-1])
+	}
 }

@@ -172,7 +172,7 @@ func connectSDKAt(t testing.TB, s *Server, opts *sdk.ClientOptions, version stri
 	t.Helper()
 	ctx := context.Background()
 	serverEnd, clientEnd := net.Pipe()
-	ss, err := s.sdk.Connect(ctx, &lineTransport{in: serverEnd, out: serverEnd}, nil)
+	ss, err := s.sdk.Connect(ctx, s.lineTransport(serverEnd, serverEnd), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,7 +173,7 @@ func TestHostileRepositoryCodeTools(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("index_codebase: %s", textOf(res))
 	}
-	if files := structured(t, res)["files"]; files != float64(len(h.Indexed)) {
+	if files := structured(t, res)["files_scanned"]; files != float64(len(h.Indexed)) {
 		t.Errorf("indexed %v files, want %d (%v)", files, len(h.Indexed), h.Indexed)
 	}
 	for _, q := range []string{"API_KEY secret", testtree.SecretMarker, "secret", "git core", "outside", "hidden", "ignored"} {

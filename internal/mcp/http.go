@@ -62,6 +62,12 @@ func (s *Server) HTTPHandler() http.Handler {
 		isStateless := r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28"
 		rw := &rpcErrorWriter{ResponseWriter: w}
 		defer rw.finish()
+		if r.Method == http.MethodPost {
+			// Shutdown closes the sessions only once the answer to every
+			// POST is written.
+			s.answers.add()
+			defer s.answers.end()
+		}
 		if r.Method == http.MethodPost && r.Body != nil {
 			body, ok := s.checkPOST(rw, r, !isStateless)
 			if !ok {

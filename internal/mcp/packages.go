@@ -165,20 +165,21 @@ func (s *Server) searchPackagesTool() *tool {
 			Annotations: readOnlyAnnotations("Search packages"),
 			Icons:       iconPackage,
 			OutputSchema: outputSchema(map[string]any{
-				"query":    sString("the query as given"),
-				"packages": sArray(packageSummarySchema),
-				"total":    sInt("number of results"),
-			}, "query", "packages", "total"),
+				"query":     sString("the query as given"),
+				"packages":  sArray(packageSummarySchema),
+				"total":     sInt("number of packages that matched, however many the limit let through"),
+				"truncated": sBool("true when packages hold fewer than total"),
+			}, "query", "packages", "total", "truncated"),
 		},
 	}, func(ctx context.Context, c *call, in *searchPackagesArgs) (*outcome, error) {
 		query := in.Query
 		c.logAs("root", s.opts.Root)
-		found, err := s.opts.App.SearchPackages(ctx, s.opts.Root, query, maxPackageResults)
+		found, total, err := s.opts.App.SearchPackagesCount(ctx, s.opts.Root, query, maxPackageResults)
 		if err != nil {
 			return nil, err
 		}
 		list := summarizeAll(found)
-		return &outcome{structured: map[string]any{"query": query, "packages": list, "total": len(list)}}, nil
+		return &outcome{structured: map[string]any{"query": query, "packages": list, "total": total, "truncated": len(list) < total}}, nil
 	})
 }
 

@@ -139,6 +139,16 @@ func TestPackagesTools(t *testing.T) {
 		if n := len(namesOf(t, all["packages"])); n == 0 || n > maxPackageResults {
 			t.Errorf("search acme: %d results, want 1..%d", n, maxPackageResults)
 		}
+		// total is the true count; truncated says when the list is shorter.
+		for _, res := range []map[string]any{got, byPath, all} {
+			n, total := len(namesOf(t, res["packages"])), res["total"].(float64)
+			if total < float64(n) || res["truncated"] != (float64(n) < total) {
+				t.Errorf("search %v: %d packages, total %v, truncated %v", res["query"], n, total, res["truncated"])
+			}
+		}
+		if got["truncated"] != false || got["total"] != float64(len(names)) {
+			t.Errorf("search ui: total %v, truncated %v for %d packages", got["total"], got["truncated"], len(names))
+		}
 		// FTS5 syntax is plain text: never an error.
 		for _, q := range []string{`"ui`, `ui*`, `-ui`, `name:ui`, `ui AND core`, `(ui`, `NEAR(ui core)`, `^ui`, `ui OR`, `"`, `*`} {
 			res := callTool(t, cs, "search_packages", map[string]any{"query": q})

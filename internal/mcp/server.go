@@ -115,6 +115,7 @@ type Server struct {
 	allowed  *fsroot.Allowed // where the code tools' path may lead
 	tasks    *taskStore
 	calls    inflight        // the tool calls running, for Shutdown
+	answers  inflight        // calls read from a client whose response is not yet written, for Shutdown
 	lifetime context.Context // ends at Close; background work derives from it
 	stop     context.CancelFunc
 	cutoff   context.Context // ends when Shutdown's grace is over: every call still running is cancelled
@@ -180,7 +181,7 @@ func New(opts Options) (*Server, error) {
 // Serve runs one MCP session over newline-delimited JSON on in and out
 // (stdio) until the client closes in or ctx ends.
 func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	err := s.sdk.Run(ctx, &lineTransport{in: in, out: out})
+	err := s.sdk.Run(ctx, s.lineTransport(in, out))
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -205,6 +206,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	var err error
 	select {
 	case <-idle:
+		// A call's handler has returned, but its response may still be on
+		// its way to the transport: closing a session drops the responses
+		// not yet written, so wait for them too.
+		select {
+		case <-s.answers.wait():
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
 	case <-ctx.Done():
 		err = ctx.Err()
 		s.cut() // a session closes only once its calls have returned
@@ -235,6 +244,13 @@ func (f *inflight) begin() bool {
 	return true
 }
 
+// add counts a call in, even while draining.
+func (f *inflight) add() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n++
+}
+
 // end counts a call out.
 func (f *inflight) end() {
 	f.mu.Lock()
@@ -250,8 +266,16 @@ func (f *inflight) end() {
 // no call runs.
 func (f *inflight) drain() <-chan struct{} {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.draining = true
+	f.mu.Unlock()
+	return f.wait()
+}
+
+// wait returns a channel closed once no call runs, without refusing new
+// ones.
+func (f *inflight) wait() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	ch := make(chan struct{})
 	if f.n == 0 {
 		close(ch)

@@ -67,7 +67,7 @@ func TestTaskIndexCodebase(t *testing.T) {
 		t.Fatalf("tasks/result: %v", rpcErr)
 	}
 	sc, _ := result["structuredContent"].(map[string]any)
-	if result["isError"] == true || sc["files"] == nil || sc["files"].(float64) < 5 || sc["chunks"].(float64) < 5 {
+	if result["isError"] == true || sc["files_scanned"] == nil || sc["files_scanned"].(float64) < 5 || sc["chunks_written"].(float64) < 5 {
 		t.Fatalf("tasks/result = %v", result)
 	}
 	rmeta, _ := result["_meta"].(map[string]any)

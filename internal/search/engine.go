@@ -204,6 +204,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			cands = fuse(cands, semanticScores(snap, qv, allowed), alpha)
 		}
 	}
+	resp.Total = len(cands)
 	var ranked []scored
 	if opts.NoRerank {
 		ranked = retrievalOrder(cands, snap)
@@ -212,13 +213,13 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
 		ranked = rerank(q, top, snap, fileScores)
 	}
-	resp.Total = len(ranked)
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, ranked)
 	if err != nil {
 		return nil, err
 	}
 	resp.Results = present(ranked, snap, details)
+	resp.Truncated = len(resp.Results) < resp.Total
 	resp.TookMS = msSince(start)
 	return resp, nil
 }

@@ -87,8 +87,15 @@ func (x *PackageIndex) Len() int { return len(x.pkgs) }
 // The only errors are the query checks'. An empty result is an empty,
 // non-nil slice.
 func (x *PackageIndex) Search(query string, limit int) ([]packages.Package, error) {
+	found, _, err := x.SearchCount(query, limit)
+	return found, err
+}
+
+// SearchCount is Search that also returns how many packages matched,
+// however many the limit let through.
+func (x *PackageIndex) SearchCount(query string, limit int) ([]packages.Package, int, error) {
 	if err := packages.CheckQuery(query); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if limit <= 0 {
 		limit = packages.DefaultSearchLimit
@@ -96,31 +103,33 @@ func (x *PackageIndex) Search(query string, limit int) ([]packages.Package, erro
 	limit = min(limit, packages.MaxSearchLimit)
 	terms := packages.SearchTerms(query)
 	if len(terms) == 0 {
-		return []packages.Package{}, nil // only punctuation: nothing can match
+		return []packages.Package{}, 0, nil // only punctuation: nothing can match
 	}
 	phrases := make([]ftsPhrase, len(terms))
 	for i, t := range terms {
 		phrases[i] = x.fts.phrase(t, i == len(terms)-1)
 	}
-	found := x.rank(phrases, true, limit)
+	found, total := x.rank(phrases, true, limit)
 	if len(found) == 0 && len(terms) > 1 {
-		found = x.rank(phrases, false, limit)
+		found, total = x.rank(phrases, false, limit)
 	}
 	out := make([]packages.Package, len(found))
 	for i, row := range found {
 		out[i] = x.pkgs[row]
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // rank returns the rows matching every phrase (all) or any phrase, best
-// first, at most limit.
-func (x *PackageIndex) rank(phrases []ftsPhrase, all bool, limit int) []int32 {
+// first, at most limit, and how many matched.
+func (x *PackageIndex) rank(phrases []ftsPhrase, all bool, limit int) ([]int32, int) {
 	var keep func(int) bool
 	if all {
 		keep = func(matched int) bool { return matched == len(phrases) }
 	}
-	best := topK(x.fts.search(phrases, keep), limit, func(a, b ftsScored) bool {
+	matched := x.fts.search(phrases, keep)
+	total := len(matched)
+	best := topK(matched, limit, func(a, b ftsScored) bool {
 		if a.score != b.score {
 			return a.score > b.score
 		}
@@ -130,7 +139,7 @@ func (x *PackageIndex) rank(phrases []ftsPhrase, all bool, limit int) []int32 {
 	for i, h := range best {
 		rows[i] = h.row
 	}
-	return rows
+	return rows, total
 }
 
 // packageNameParts splits a package name into lower-cased words at

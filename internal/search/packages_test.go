@@ -165,6 +165,17 @@ func TestPackageIndexLimits(t *testing.T) {
 				break
 			}
 		}
+		// The count is the true count, whatever the limit let through;
+		// also when no package has every word and any word counts.
+		for _, q := range []string{"common", "common zebra"} {
+			counted, total, err := x.SearchCount(q, tc.limit)
+			if err != nil || total != len(pkgs) || !reflect.DeepEqual(counted, got) {
+				t.Errorf("SearchCount(%q, %d) = %d results, total %d, %v; want the %d of Search, total %d", q, tc.limit, len(counted), total, err, len(got), len(pkgs))
+			}
+		}
+	}
+	if got, total, err := x.SearchCount("zebra", 5); err != nil || len(got) != 0 || total != 0 {
+		t.Errorf("SearchCount(zebra) = %d results, total %d, %v", len(got), total, err)
 	}
 }
 

@@ -33,10 +33,14 @@ type Result struct {
 	Content          string   `json:"content"`
 }
 
-// Response is the answer to one query.
+// Response is the answer to one query. Total is the number of chunks that
+// matched (lexically, or semantically when the index has vectors), however
+// many Results the limit let through; Truncated says that Results hold
+// fewer than Total.
 type Response struct {
-	Query   string   `json:"query"`
-	Results []Result `json:"results"`
-	Total   int      `json:"total"`
-	TookMS  float64  `json:"took_ms"`
+	Query     string   `json:"query"`
+	Results   []Result `json:"results"`
+	Total     int      `json:"total"`
+	Truncated bool     `json:"truncated"`
+	TookMS    float64  `json:"took_ms"`
 }

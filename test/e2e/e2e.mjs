@@ -3,7 +3,8 @@
 // sees. Run by e2e_test.go, which builds lore and the fixtures and passes:
 //
 //   LORE_BIN      the lore binary
-//   LORE_ROOT     a small project (code, docs, a binary file, a symlink out of the root)
+//   LORE_ROOT     a small project (code, docs, binary files, images and audio
+//                 under media/, a symlink out of the root)
 //   LORE_OUTSIDE  a folder outside LORE_ROOT holding secret.txt
 //   LORE_BIG      a large project, for cancellation
 //   LORE_EMPTY    a folder that is never indexed
@@ -25,6 +26,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 
 const env = process.env;
 for (const name of ['LORE_BIN', 'LORE_ROOT', 'LORE_OUTSIDE', 'LORE_BIG', 'LORE_EMPTY', 'LORE_MONO', 'LORE_CACHE_DIR']) {
@@ -176,19 +178,21 @@ async function codeTools(client, t) {
     onprogress: (p) => progress.push(p),
   });
   const stats = indexed.structuredContent ?? {};
-  check('index_codebase indexes', !indexed.isError && stats.files > 0 && stats.chunks > 0 && 'duration_ms' in stats, text(indexed));
+  check('index_codebase indexes', !indexed.isError && stats.files_scanned > 0 && stats.files_indexed > 0 &&
+    stats.chunks_written > 0 && 'duration_ms' in stats, text(indexed));
   // What the server sent, read off the wire: the SDK client drops a
   // notification that arrives in the same read as its response
   // (typescript-sdk#2580), which the server cannot prevent.
   const wire = t.wire.slice(mark);
   const sent = wire.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
   const lastProgress = wire.findLastIndex((m) => m.method === 'notifications/progress');
-  const result = wire.findIndex((m) => m.result?.structuredContent?.chunks !== undefined);
+  const result = wire.findIndex((m) => m.result?.structuredContent?.chunks_written !== undefined);
   check('index_codebase sends progress, the last one complete, before its result', sent.length > 0 && sent.at(-1).progress === sent.at(-1).total &&
     lastProgress < result, JSON.stringify(sent.at(-1)));
   metrics('progress notifications the client delivered / the server sent', `${progress.length}/${sent.length}`);
   const again = await client.callTool({ name: 'index_codebase', arguments: { path: ROOT } });
-  check('index_codebase is incremental', again.structuredContent?.indexed === 0 && again.structuredContent?.unchanged > 0, text(again));
+  check('index_codebase is incremental', again.structuredContent?.files_indexed === 0 && again.structuredContent?.files_unchanged > 0 &&
+    again.structuredContent?.chunks_written === 0 && / no changes /.test(text(again)), text(again));
 
   const found = await client.callTool({ name: 'search_code', arguments: { query: 'Login password session', limit: 5 } });
   const hits = found.structuredContent?.results ?? [];
@@ -196,6 +200,9 @@ async function codeTools(client, t) {
   const fields = ['content', 'path', 'start_line', 'end_line', 'relevance_percent', 'kind', 'symbols'];
   check('search_code result fields', hits.every((h) => fields.every((f) => f in h)), JSON.stringify(hits[0]));
   check('search_code limit', hits.length <= 5);
+  const sr = found.structuredContent ?? {};
+  check('search_code total is the true count, truncated says the limit cut it', sr.total >= hits.length && sr.truncated === (hits.length < sr.total),
+    JSON.stringify({ total: sr.total, truncated: sr.truncated, results: hits.length }));
   const links = found.content.filter((c) => c.type === 'resource_link');
   const distinct = new Set(hits.map((h) => h.path));
   check('one resource_link per file', links.length === distinct.size && links.every((l) => l.uri.startsWith('file:///') && l.mimeType && /line/.test(l.description)),
@@ -268,6 +275,30 @@ async function filesTools(client) {
   check('search limit sets truncated', limited.structuredContent?.result?.matches?.length === 1 && limited.structuredContent?.meta?.truncated === true, text(limited).slice(0, 300));
   check('search links its files', found.content.some((c) => c.type === 'resource_link' && c.uri.startsWith('file:///')));
 
+  // Pictures and sound: bytes as image or audio content, base64, with the
+  // MIME type the bytes tell; other binary files by type and size only.
+  const b64 = (rel) => readFileSync(`${ROOT}/${rel}`).toString('base64');
+  for (const [rel, type, mime] of [['media/diagram.png', 'image', 'image/png'], ['media/photo.png', 'image', 'image/jpeg'], ['media/beep.wav', 'audio', 'audio/wav']]) {
+    const res = await call('open_file', { repo: 'code', path: rel });
+    const r = res.structuredContent?.result ?? {};
+    const media = res.content.filter((c) => c.type === type);
+    check(`open_file ${rel} answers ${type} content`, !res.isError && r.sent_as === type && r.mime_type === mime && r.size === readFileSync(`${ROOT}/${rel}`).length &&
+      media.length === 1 && media[0].mimeType === mime && media[0].data === b64(rel) && !('lines' in r) && !text(res).includes(media[0].data.slice(0, 40)),
+      JSON.stringify({ result: r, content: res.content.map((c) => ({ type: c.type, mimeType: c.mimeType, bytes: c.data?.length })) }));
+  }
+  const pdf = await call('open_file', { repo: 'code', path: 'media/manual.pdf' });
+  const pr = pdf.structuredContent?.result ?? {};
+  const pdfLink = pdf.content.find((c) => c.type === 'resource_link');
+  check('open_file of another binary file: type and size, no bytes', !pdf.isError && pr.sent_as === 'none' && pr.mime_type === 'application/pdf' &&
+    pr.size > 0 && pdfLink?.mimeType === 'application/pdf' && /application\/pdf/.test(pdfLink?.description) &&
+    !pdf.content.some((c) => c.type === 'image' || c.type === 'audio'), JSON.stringify(pdf.content).slice(0, 400));
+  const huge = await call('open_file', { repo: 'code', path: 'media/huge.png' });
+  const he = huge.structuredContent?.error ?? {};
+  check('open_file of an image over the cap: FILE_TOO_LARGE with the size and the cap', huge.isError && he.code === 'FILE_TOO_LARGE' &&
+    he.details?.size === readFileSync(`${ROOT}/media/huge.png`).length && he.details?.max_size < he.details?.size, text(huge).slice(0, 300));
+  const inWav = await call('search', { query: 'WAVEfmt', repo: 'code' });
+  check('search skips binary files', !inWav.isError && inWav.structuredContent.result.matches.length === 0, text(inWav).slice(0, 300));
+
   const errorCases = [
     ['open_file', { repo: 'nope', path: 'README.md' }, 'REPO_INVALID'],
     ['open_file', { repo: 'code', path: '../outside/secret.txt' }, 'PATH_OUTSIDE_ROOT'],
@@ -279,7 +310,8 @@ async function filesTools(client) {
     ['open_file', { repo: 'code', path: 'missing.txt' }, 'NOT_FOUND'],
     ['open_file', { repo: 'code', path: 'auth' }, 'NOT_A_FILE'],
     ['list_dir', { repo: 'code', path: 'README.md' }, 'NOT_A_DIRECTORY'],
-    ['open_file', { repo: 'code', path: 'image.bin' }, 'BINARY_FILE'],
+    ['get_snippet', { repo: 'code', path: 'image.bin', start_line: 1, end_line: 1 }, 'BINARY_FILE'],
+    ['open_file', { repo: 'code', path: 'media/huge.png' }, 'FILE_TOO_LARGE'],
     ['get_snippet', { repo: 'code', path: 'README.md', start_line: 5, end_line: 2 }, 'INVALID_RANGE'],
     ['get_snippet', { repo: 'code', path: 'README.md', start_line: 0, end_line: 2 }, 'INVALID_RANGE'],
     ['get_snippet', { repo: 'code', path: 'README.md', start_line: 1000, end_line: 1001 }, 'INVALID_RANGE'],
@@ -313,7 +345,7 @@ async function tasks(client) {
     if (msg.type === 'result' || msg.type === 'error') final = msg;
   }
   check('task created at once, working', created?.taskId && created.status === 'working', JSON.stringify(created));
-  check('task result', final?.type === 'result' && final.result.structuredContent?.files > 0, JSON.stringify(final).slice(0, 300));
+  check('task result', final?.type === 'result' && final.result.structuredContent?.files_scanned > 0, JSON.stringify(final).slice(0, 300));
   check('task progress', progress.length > 0, `${progress.length} notifications`);
   const got = await client.experimental.tasks.getTask(created.taskId);
   check('tasks/get completed', got.status === 'completed', JSON.stringify(got));
@@ -549,7 +581,7 @@ async function http() {
       CallToolResultSchema, { task: {}, onprogress: (p) => progress.push(p) })) {
       if (msg.type === 'result' || msg.type === 'error') final = msg;
     }
-    check('task over HTTP', final?.type === 'result' && final.result.structuredContent?.files > 0, JSON.stringify(final).slice(0, 300));
+    check('task over HTTP', final?.type === 'result' && final.result.structuredContent?.files_scanned > 0, JSON.stringify(final).slice(0, 300));
     metrics('progress notifications received for the HTTP task', progress.length);
     const evil = await fetch(url, {
       method: 'POST',

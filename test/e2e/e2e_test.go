@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"github.com/lore-dev/lore/internal/files"
 	"github.com/lore-dev/lore/internal/testtree"
 	"os"
 	"os/exec"
@@ -59,6 +60,15 @@ func TestTypeScriptClient(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "image.bin"), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Pictures and sound for open_file, made here: a PNG, a JPEG behind a
+	// .png name, a WAV, a PDF, and a PNG one byte over the cap.
+	writeTree(t, root, map[string]string{
+		"media/diagram.png": string(testtree.PNG(16, 9)),
+		"media/photo.png":   string(testtree.JPEG(8, 8)),
+		"media/beep.wav":    string(testtree.WAV(800)),
+		"media/manual.pdf":  "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n\x00trailer\n",
+		"media/huge.png":    "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00", files.MaxMediaBytes-7),
+	})
 	if err := os.Symlink(outside, filepath.Join(root, "link-out")); err != nil {
 		t.Fatal(err)
 	}
