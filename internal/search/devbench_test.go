@@ -26,11 +26,35 @@ func TestDevBench(t *testing.T) {
 	}
 	base := devScore(t, repos, verbose)
 	t.Logf("repo-mean %.4f", base.mean)
+	sets := map[string][]float64{}
+	floors := devFloors(t)
+	below := 0
+	for _, r := range repos {
+		sets[r.set] = append(sets[r.set], base.perRepo[r.name])
+	}
+	for _, set := range sortedKeys(sets) {
+		sum := 0.0
+		for _, v := range sets[set] {
+			sum += v
+		}
+		t.Logf("  set %-12s repo-mean %.4f over %d repositories", set, sum/float64(len(sets[set])), len(sets[set]))
+	}
 	for _, name := range base.names {
 		tooks := base.tooks[name]
 		sort.Float64s(tooks)
-		t.Logf("  %-10s %.3f  took p50 %.2f ms  p95 %.2f ms (warm, in-process)", name, base.perRepo[name],
+		floor := ""
+		if f, ok := floors[name]; ok {
+			floor = fmt.Sprintf("  BM25 %.3f (%+.3f)", f, base.perRepo[name]-f)
+			if base.perRepo[name] < f {
+				floor += " BELOW"
+				below++
+			}
+		}
+		t.Logf("  %-16s %.3f%s  took p50 %.2f ms  p95 %.2f ms (warm, in-process)", name, base.perRepo[name], floor,
 			tooks[len(tooks)/2], tooks[int(math.Ceil(0.95*float64(len(tooks))))-1])
+	}
+	if floors != nil {
+		t.Logf("repositories below their BM25 floor: %d", below)
 	}
 	if os.Getenv("LORE_DEVBENCH_CATS") != "" {
 		for c, v := range base.perCat {
@@ -57,6 +81,7 @@ func devBenchRepos(tb testing.TB) []*benchRepo {
 }
 
 type benchRepo struct {
+	set     string // the benchmark folder, as LORE_DEVBENCH names it
 	name    string
 	lang    string // the main language, as repos.json names it
 	sub     string
@@ -115,7 +140,7 @@ func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 		if err != nil {
 			t.Fatalf("%s: %v (run lore index %s)", s.Name, err, root)
 		}
-		r := &benchRepo{name: s.Name, lang: s.Language, sub: sub, eng: eng}
+		r := &benchRepo{set: filepath.Clean(benchDir), name: s.Name, lang: s.Language, sub: sub, eng: eng}
 		ab, err := os.ReadFile(filepath.Join(benchDir, "annotations", s.Name+".json"))
 		if err != nil {
 			continue
@@ -372,4 +397,44 @@ func BenchmarkDevQueries(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// devFloors reads the plain-BM25 figures named by LORE_DEVBENCH_FLOOR
+// (comma-separated JSON files in the format of eval.py's --json-out or
+// ../shared/bench/reference-bm25.json): repository → NDCG@10. Nil when
+// it is not set.
+func devFloors(t testing.TB) map[string]float64 {
+	env := os.Getenv("LORE_DEVBENCH_FLOOR")
+	if env == "" {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, file := range strings.Split(env, ",") {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref struct {
+			Repos []struct {
+				Repo   string  `json:"repo"`
+				NDCG10 float64 `json:"ndcg10"`
+			} `json:"repos"`
+		}
+		if err := json.Unmarshal(b, &ref); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, r := range ref.Repos {
+			out[r.Repo] = r.NDCG10
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
