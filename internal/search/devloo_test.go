@@ -63,6 +63,7 @@ func rankingSwitches() []rankingSwitch {
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "same-file decay", off: one(&w.sameFileDecay)},
+		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
 		{name: "identifier parts", off: zero(&w.partTerm)},
 		{name: "abbreviations", off: zero(&w.abbreviation)},
 		{name: "run-together words", off: zero(&w.compound)},
@@ -258,7 +259,7 @@ func sweepable() map[string]*float64 {
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile,
-		"sameFileDecay": &w.sameFileDecay,
+		"sameFileDecay": &w.sameFileDecay, "pickCallable": &w.pickCallable,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

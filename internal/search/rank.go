@@ -36,6 +36,7 @@ type weightSet struct {
 	headerBeside    float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
 	docFile         float64 // multiplier for documentation when the query is about code
 	sameFileDecay   float64 // multiplier per earlier result from the same file
+	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -75,6 +76,7 @@ var weights = weightSet{
 	headerBeside:    0.6,
 	docFile:         0.7,
 	sameFileDecay:   0.4,
+	pickCallable:    0.5,
 
 	semanticCalibration: 0.01,
 
@@ -89,6 +91,8 @@ type scored struct {
 	// fileBonus is the part of score that rates the chunk's file rather
 	// than the chunk; a file's later chunks do not get it again.
 	fileBonus float64
+	// prior orders the chunks of one file (chunkPrior).
+	prior float64
 }
 
 // preScore combines the signals that need only the posting lists, to pick
@@ -151,7 +155,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 			bonus += weights.fileLevel * f.score
 		}
 		m := fileMultiplier(q, facts, wantsTests, wantsDocs)
-		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus})
+		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row)})
 	}
 	// File evidence and diversity both work file by file: group each
 	// file's chunks, best first.
@@ -161,6 +165,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		}
 		return compareInFile(a, b)
 	})
+	eachFile(out, pickRepresentative)
 	eachFile(out, addFileEvidence)
 	eachFile(out, diversify)
 	return out
