@@ -64,6 +64,11 @@ func rankingSwitches() []rankingSwitch {
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "same-file decay", off: one(&w.sameFileDecay)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
+		{name: "test words naming the domain", off: func() func() {
+			old := w.testDomainShare
+			w.testDomainShare = 1
+			return func() { w.testDomainShare = old }
+		}},
 		{name: "identifier parts", off: zero(&w.partTerm)},
 		{name: "abbreviations", off: zero(&w.abbreviation)},
 		{name: "run-together words", off: zero(&w.compound)},
@@ -259,7 +264,7 @@ func sweepable() map[string]*float64 {
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile,
-		"sameFileDecay": &w.sameFileDecay, "pickCallable": &w.pickCallable,
+		"sameFileDecay": &w.sameFileDecay, "pickCallable": &w.pickCallable, "testDomainShare": &w.testDomainShare,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

@@ -45,6 +45,7 @@ type snapshot struct {
 	stats      *fileStats        // per-file lengths for file-level BM25
 	facts      []*fileFacts      // per-file path facts, by file slot
 	chunkFile  []int32           // the slot in files of each chunk's file, by position
+	implChunks int               // chunks of files not demoted as tests, examples and the like
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -107,6 +108,9 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	snap.chunkFile = make([]int32, len(meta))
 	for pos, m := range meta {
 		snap.chunkFile[pos] = slots[m.FileID]
+		if !snap.facts[snap.chunkFile[pos]].lowValue {
+			snap.implChunks++
+		}
 	}
 	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
 	collMeta, err := e.st.Meta(ctx)
@@ -185,6 +189,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	}
 	// The first term read is the first word's stem (lookupTerms).
 	q.subjectShare = float64(len(hits[0])) / float64(max(snap.lens.Len(), 1))
+	q.wantsTests = asksForTests(q, terms, hits, snap)
 	cands := scoreLexical(q, terms, hits, snap, only)
 	preScore(q, cands)
 	w := DefaultSemanticWeight

@@ -24,6 +24,9 @@ type Query struct {
 	// subjectShare is the share of chunks in which the first word occurs,
 	// known once its posting list is read.
 	subjectShare float64
+	// wantsTests is set when the query asks for tests, examples or
+	// benchmarks (asksForTests), known once its posting lists are read.
+	wantsTests bool
 }
 
 // Word is one identifier or word of the query.

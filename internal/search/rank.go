@@ -37,6 +37,7 @@ type weightSet struct {
 	docFile         float64 // multiplier for documentation when the query is about code
 	sameFileDecay   float64 // multiplier per earlier result from the same file
 	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
+	testDomainShare float64 // a test word in more of the implementation chunks names the domain (asksForTests)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -77,6 +78,7 @@ var weights = weightSet{
 	docFile:         0.7,
 	sameFileDecay:   0.4,
 	pickCallable:    0.5,
+	testDomainShare: 0.2,
 
 	semanticCalibration: 0.01,
 
@@ -134,7 +136,7 @@ func betterCandidate(a, b *candidate) bool {
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []scored {
-	wantsTests, wantsDocs := queryMentionsTests(q), q.docsOnly || queryMentionsDocs(q)
+	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
 	out := make([]scored, 0, len(cands))
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
@@ -362,10 +364,6 @@ func stemSet(words ...string) map[string]bool {
 	}
 	return set
 }
-
-// queryMentionsTests reports whether the user asks for tests, examples or
-// benchmarks, in which case they are not demoted.
-func queryMentionsTests(q Query) bool { return q.mentions(testWords) }
 
 // queryMentionsDocs reports whether the user asks for documentation, in
 // which case prose files are not demoted below code.
