@@ -64,6 +64,10 @@ func rankingSwitches() []rankingSwitch {
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "same-file decay", off: one(&w.sameFileDecay)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
+		{name: "wider test/bench/demo conventions", off: func() func() {
+			w.testConventions = false
+			return func() { w.testConventions = true }
+		}},
 		{name: "test words naming the domain", off: func() func() {
 			old := w.testDomainShare
 			w.testDomainShare = 1

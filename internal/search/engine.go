@@ -45,7 +45,10 @@ type snapshot struct {
 	stats      *fileStats        // per-file lengths for file-level BM25
 	facts      []*fileFacts      // per-file path facts, by file slot
 	chunkFile  []int32           // the slot in files of each chunk's file, by position
-	implChunks int               // chunks of files not demoted as tests, examples and the like
+	// implChunks counts the chunks of files not demoted as tests,
+	// examples and the like: [0] by the plain conventions, [1] by the
+	// wider ones too (fileFacts.demoted).
+	implChunks [2]int
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -108,8 +111,11 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	snap.chunkFile = make([]int32, len(meta))
 	for pos, m := range meta {
 		snap.chunkFile[pos] = slots[m.FileID]
-		if !snap.facts[snap.chunkFile[pos]].lowValue {
-			snap.implChunks++
+		if f := snap.facts[snap.chunkFile[pos]]; !f.lowValue {
+			snap.implChunks[0]++
+			if !f.testSupport {
+				snap.implChunks[1]++
+			}
 		}
 	}
 	snap.stats = newFileStats(lens, snap.chunkFile, len(files))

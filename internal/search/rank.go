@@ -38,6 +38,7 @@ type weightSet struct {
 	sameFileDecay   float64 // multiplier per earlier result from the same file
 	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
 	testDomainShare float64 // a test word in more of the implementation chunks names the domain (asksForTests)
+	testConventions bool    // demote the test support files of isTestSupportPath too
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -79,6 +80,7 @@ var weights = weightSet{
 	sameFileDecay:   0.4,
 	pickCallable:    0.5,
 	testDomainShare: 0.2,
+	testConventions: true,
 
 	semanticCalibration: 0.01,
 
@@ -179,7 +181,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 // yields when the query asks for what it demotes.
 func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	m := 1.0
-	if f.lowValue && !wantsTests {
+	if f.demoted() && !wantsTests {
 		m *= weights.lowValuePath
 	}
 	if f.doc && !wantsDocs {
@@ -291,13 +293,21 @@ type fileFacts struct {
 	folder     string // the parent folder's name, likewise
 	folderStem string
 	lowValue   bool // a test, example, benchmark, vendored or generated file
-	doc        bool // documentation
+	// testSupport is a test, benchmark, demo or test helper named by the
+	// wider conventions of isTestSupportPath.
+	testSupport bool
+	doc         bool // documentation
 	// superseded is the version folder (v1, v3) the file sits in when the
 	// same parent holds a newer one; set by markSuperseded.
 	superseded string
 	// declares is set on a C/C++ header whose implementation file sits
 	// beside it (idna.h next to idna.c); set by markHeadersBesideSources.
 	declares bool
+}
+
+// demoted reports files demoted as tests, examples and the like.
+func (f *fileFacts) demoted() bool {
+	return f.lowValue || (f.testSupport && weights.testConventions)
 }
 
 var nameSeparators = strings.NewReplacer("_", "", "-", "")
@@ -313,7 +323,7 @@ func newFileFacts(p, language string) *fileFacts {
 	}
 	base = nameSeparators.Replace(base)
 	return &fileFacts{base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
-		lowValue: isLowValuePath(p), doc: lang.IsDoc(language)}
+		lowValue: isLowValuePath(p), testSupport: isTestSupportPath(p), doc: lang.IsDoc(language)}
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and

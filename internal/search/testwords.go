@@ -22,11 +22,15 @@ func asksForTests(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 		}
 		inImpl := 0
 		for _, h := range hits[ti] {
-			if !snap.facts[snap.chunkFile[h.Pos]].lowValue {
+			if !snap.facts[snap.chunkFile[h.Pos]].demoted() {
 				inImpl++
 			}
 		}
-		if float64(inImpl) <= weights.testDomainShare*float64(max(snap.implChunks, 1)) {
+		impl := snap.implChunks[0]
+		if weights.testConventions {
+			impl = snap.implChunks[1]
+		}
+		if float64(inImpl) <= weights.testDomainShare*float64(max(impl, 1)) {
 			return true
 		}
 	}

@@ -13,7 +13,7 @@ func TestAsksForTests(t *testing.T) {
 	snap := &snapshot{
 		facts:      []*fileFacts{{}, {lowValue: true}},
 		chunkFile:  []int32{0, 0, 0, 0, 0, 0, 1, 1, 1, 1},
-		implChunks: 6,
+		implChunks: [2]int{6, 6},
 	}
 	postings := func(pos ...int) []store.PostingAt {
 		var out []store.PostingAt
