@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lore-dev/lore/internal/config"
+	"github.com/lore-dev/lore/internal/tokenize"
 )
 
 // TestDevBench scores the ranking in-process on the retrieval benchmark
@@ -186,6 +187,12 @@ func devScore(t testing.TB, repos []*benchRepo, verbose func(string)) devResult 
 		sum := 0.0
 		for _, q := range r.queries {
 			opts := Options{Query: q.Query, Limit: 10}
+			if os.Getenv("LORE_DEVBENCH_EXPAND") != "" {
+				// The built-in query expansion, as search_code's
+				// expand_query applies it without a model: the query plus
+				// up to 8 related terms it does not already have.
+				opts.Query = expandedQuery(t, r.eng, q.Query)
+			}
 			if sw := os.Getenv("LORE_DEVBENCH_SW"); sw != "" {
 				var w float64
 				fmt.Sscan(sw, &w)
@@ -437,4 +444,75 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// expandedQuery is query with relatedTerms appended, as internal/assist
+// applied them (at most 8, none the query already has).
+func expandedQuery(t testing.TB, eng *Engine, query string) string {
+	terms, err := relatedTerms(context.Background(), eng, query, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(query)) {
+		have[w] = true
+	}
+	var add []string
+	for _, x := range terms {
+		if !have[x] && len(add) < 8 {
+			have[x] = true
+			add = append(add, x)
+		}
+	}
+	if len(add) == 0 {
+		return query
+	}
+	return query + " " + strings.Join(add, " ")
+}
+
+// relatedTerms is the built-in query expansion lore had without a model,
+// kept here to measure it (LORE_DEVBENCH_EXPAND): up to n words of the
+// names its best results define, weighted by rank. It lowered both
+// development sets, so search_code's expand_query no longer uses it
+// (assist.NeedsModel).
+func relatedTerms(ctx context.Context, e *Engine, query string, n int) ([]string, error) {
+	resp, err := e.Search(ctx, Options{Query: query, Limit: 10})
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, w := range Analyze(query).Words {
+		known[w.Stem] = true
+		for _, p := range w.Parts {
+			known[p] = true
+		}
+	}
+	weight := map[string]float64{}
+	for rank, r := range resp.Results {
+		for _, sym := range r.Symbols {
+			for _, part := range tokenize.SplitIdentifier(sym) {
+				if len(part) < 3 || stopWords[part] || known[tokenize.Stem(part)] {
+					continue
+				}
+				weight[part] += 1 / float64(rank+1)
+			}
+		}
+	}
+	terms := make([]string, 0, len(weight))
+	for t := range weight {
+		terms = append(terms, t)
+	}
+	sort.Slice(terms, func(i, j int) bool {
+		if weight[terms[i]] != weight[terms[j]] {
+			return weight[terms[i]] > weight[terms[j]]
+		}
+		return terms[i] < terms[j]
+	})
+	if len(terms) > n {
+		terms = terms[:n]
+	}
+	for i, t := range terms {
+		terms[i] = strings.ToLower(t)
+	}
+	return terms, nil
 }
