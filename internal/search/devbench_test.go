@@ -334,7 +334,6 @@ func TestDevAblation(t *testing.T) {
 		{"older version folders demoted", &weights.supersededPath},
 		{"headers beside their source demoted", &weights.headerBeside},
 		{"docs demoted for code queries", &weights.docFile},
-		{"same-file diversification", &weights.sameFileDecay},
 	}
 	saved := weights
 	var signalValues, multiplierValues []float64

@@ -62,7 +62,6 @@ func rankingSwitches() []rankingSwitch {
 		{name: "older version folders demoted", off: one(&w.supersededPath)},
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
-		{name: "same-file decay", off: one(&w.sameFileDecay)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
 		{name: "wider test/bench/demo conventions", off: func() func() {
 			w.testConventions = false
@@ -268,7 +267,7 @@ func sweepable() map[string]*float64 {
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile,
-		"sameFileDecay": &w.sameFileDecay, "pickCallable": &w.pickCallable, "testDomainShare": &w.testDomainShare,
+		"pickCallable": &w.pickCallable, "testDomainShare": &w.testDomainShare,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

@@ -35,7 +35,6 @@ type weightSet struct {
 	supersededPath  float64 // multiplier for code under an older version folder (v3/ beside v4/)
 	headerBeside    float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
 	docFile         float64 // multiplier for documentation when the query is about code
-	sameFileDecay   float64 // multiplier per earlier result from the same file
 	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
 	testDomainShare float64 // a test word in more of the implementation chunks names the domain (asksForTests)
 	testConventions bool    // demote the test support files of isTestSupportPath too
@@ -77,7 +76,6 @@ var weights = weightSet{
 	supersededPath:  0.6,
 	headerBeside:    0.6,
 	docFile:         0.7,
-	sameFileDecay:   0.4,
 	pickCallable:    0.5,
 	testDomainShare: 0.2,
 	testConventions: true,
@@ -566,14 +564,14 @@ func addFileEvidence(chunks []scored) {
 
 // diversify demotes the later chunks of one file, given best first, so the
 // first results span several files: each loses the file-level bonus its
-// file's first chunk already carries, and decays per earlier chunk.
+// file's first chunk already carries. (A further decay per earlier chunk
+// of the file, 0.4 each, was dropped: leave-one-repository-out over both
+// development sets found it lowered the mean, 0.7799 against 0.7743, and
+// hurt 9 repositories, those whose answers are several definitions of one
+// large file.)
 func diversify(chunks []scored) {
 	for n := 1; n < len(chunks); n++ {
-		s := &chunks[n]
-		s.score -= s.fileBonus
-		for k := 0; k < n; k++ {
-			s.score *= weights.sameFileDecay
-		}
+		chunks[n].score -= chunks[n].fileBonus
 	}
 }
 

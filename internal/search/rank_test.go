@@ -204,7 +204,7 @@ func TestGlob(t *testing.T) {
 func TestFileEvidenceAndDiversity(t *testing.T) {
 	saved := weights
 	t.Cleanup(func() { weights = saved })
-	weights.fileEvidence, weights.sameFileDecay = 0.5, 0.5
+	weights.fileEvidence = 0.5
 	rows := []store.ChunkMeta{{ID: 1, StartLine: 1}, {ID: 2, StartLine: 20}, {ID: 3, StartLine: 40}}
 	chunk := func(i int, score, fileBonus float64) scored {
 		return scored{row: &rows[i], score: score, fileBonus: fileBonus}
@@ -215,13 +215,13 @@ func TestFileEvidenceAndDiversity(t *testing.T) {
 		wantEvidence []float64
 		wantDiverse  []float64
 	}{
-		{"a lone chunk gets no evidence and no decay", []scored{chunk(0, 2, 1)}, []float64{2}, []float64{2}},
+		{"a lone chunk gets no evidence and keeps its bonus", []scored{chunk(0, 2, 1)}, []float64{2}, []float64{2}},
 		{
 			"the best chunk is lifted by the second, the others by the best",
 			[]scored{chunk(0, 4, 1), chunk(1, 2, 1), chunk(2, 1, 1)},
 			[]float64{4 + 0.5*2, 2 + 0.5*4, 1 + 0.5*4},
-			// later chunks lose the file bonus (1 + the evidence they got) and decay per earlier chunk
-			[]float64{4 + 0.5*2, (2 + 0.5*4 - (1 + 0.5*4)) * 0.5, (1 + 0.5*4 - (1 + 0.5*4)) * 0.25},
+			// later chunks lose the file bonus (1 + the evidence they got)
+			[]float64{4 + 0.5*2, 2 + 0.5*4 - (1 + 0.5*4), 1 + 0.5*4 - (1 + 0.5*4)},
 		},
 	}
 	for _, tt := range tests {
