@@ -39,6 +39,14 @@ func one(p *float64) func() func() {
 	}
 }
 
+// both switches two signals off together.
+func both(a, b func() func()) func() func() {
+	return func() func() {
+		ra, rb := a(), b()
+		return func() { rb(); ra() }
+	}
+}
+
 // rankingSwitches are every signal and weight of the ranking that can be
 // switched off: the additive signals (off = 0), the demotions (off = 1),
 // the query-side expansions and the BM25F field weights (off = every field
@@ -67,6 +75,7 @@ func rankingSwitches() []rankingSwitch {
 			w.testConventions = false
 			return func() { w.testConventions = true }
 		}},
+		{name: "file named after a word: less in long queries", off: zero(&w.nameFullWords)},
 		{name: "test words naming the domain", off: func() func() {
 			old := w.testDomainShare
 			w.testDomainShare = 1
@@ -75,6 +84,10 @@ func rankingSwitches() []rankingSwitch {
 		{name: "identifier parts", off: zero(&w.partTerm)},
 		{name: "abbreviations", off: zero(&w.abbreviation)},
 		{name: "run-together words", off: zero(&w.compound)},
+		// Signals that read the same evidence, judged together: each
+		// alone fails the rule while the others stand in for it.
+		{name: "file name evidence (share + named after)", off: both(zero(&w.fileName), zero(&w.fileNameExact))},
+		{name: "whole-file evidence (other chunk + BM25)", off: both(zero(&w.fileEvidence), zero(&w.fileLevel))},
 		{name: "BM25F field weights", off: func() func() {
 			old := w.fields
 			for f := range w.fields {
@@ -225,7 +238,8 @@ func TestDevSweep(t *testing.T) {
 				worse++
 			}
 		}
-		t.Logf("%s = %-6g repo-mean %.4f  (repositories below the current value %g: %d)", field, v, r.mean, old, worse)
+		t.Logf("%s = %-6g repo-mean %.4f  %s (repositories below the current value %g: %d)", field, v, r.mean,
+			setMeans(repos, r), old, worse)
 	}
 	loo := 0.0
 	picks := map[float64]int{}
@@ -267,10 +281,30 @@ func sweepable() map[string]*float64 {
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile,
-		"pickCallable": &w.pickCallable, "testDomainShare": &w.testDomainShare,
+		"pickCallable": &w.pickCallable, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]
 	}
 	return m
+}
+
+// setMeans is the repo-mean of each development set in res, by the last
+// element of the set's folder ("bench: 0.8476 bench: 0.7316" reads in
+// LORE_DEVBENCH order).
+func setMeans(repos []*benchRepo, res devResult) string {
+	var order []string
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, r := range repos {
+		if n[r.set] == 0 {
+			order = append(order, r.set)
+		}
+		sum[r.set] += res.perRepo[r.name]
+		n[r.set]++
+	}
+	var parts []string
+	for _, set := range order {
+		parts = append(parts, fmt.Sprintf("%s %.4f", set, sum[set]/float64(n[set])))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -434,3 +434,26 @@ func TestFileMultiplier(t *testing.T) {
 		}
 	}
 }
+
+func TestNameEvidenceScale(t *testing.T) {
+	saved := weights
+	t.Cleanup(func() { weights = saved })
+	weights.nameFullWords = 5
+	cases := []struct {
+		query string
+		want  float64
+	}{
+		{"JSON array operations", 1},
+		{"request context lifecycle and helpers", 1}, // and: a stop word
+		{"resolve the session, window or pane named by a -t target argument", 5.0 / 8},
+	}
+	for _, c := range cases {
+		if got := nameEvidenceScale(Analyze(c.query)); got != c.want {
+			t.Errorf("nameEvidenceScale(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+	weights.nameFullWords = 0
+	if got := nameEvidenceScale(Analyze("resolve the session, window or pane named by a -t target argument")); got != 1 {
+		t.Errorf("with nameFullWords 0: %v, want 1", got)
+	}
+}
