@@ -83,6 +83,10 @@ func rankingSwitches() []rankingSwitch {
 		}},
 		{name: "identifier parts", off: zero(&w.partTerm)},
 		{name: "abbreviations", off: zero(&w.abbreviation)},
+		{name: "abbreviations weighed by use (off: flat)", off: func() func() {
+			w.abbrevByUse = false
+			return func() { w.abbrevByUse = true }
+		}},
 		{name: "run-together words", off: zero(&w.compound)},
 		// Signals that read the same evidence, judged together: each
 		// alone fails the rule while the others stand in for it.

@@ -38,6 +38,7 @@ type weightSet struct {
 	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
 	testDomainShare float64 // a test word in more of the implementation chunks names the domain (asksForTests)
 	testConventions bool    // demote the test support files of isTestSupportPath too
+	abbrevByUse     bool    // weigh abbreviations by the code's use of them (weighAbbreviations)
 	nameFullWords   float64 // a file named after one of more query words than this weighs less (nameEvidenceScale); 0 = never
 
 	// semanticCalibration scales the semantic side against the lexical
@@ -55,14 +56,15 @@ type weightSet struct {
 // benchmark (docs/ranking.md).
 var weights = weightSet{
 	fields: [store.NumFields]float64{store.FieldSymbols: 4, store.FieldName: 3, store.FieldPath: 1.5, store.FieldSignature: 2, store.FieldDoc: 1, store.FieldBody: 1},
-	// A compound word's parts and a word's abbreviations are still read:
-	// they count as matches of the word (coverage, name and symbol
-	// shares), but add nothing to BM25. At 0.5 and 0.6 they lowered the
-	// mean of both development sets, by leave-one-repository-out
+	// A compound word's parts are still read: they count as matches of
+	// the word (coverage, name and symbol shares), but add nothing to
+	// BM25; at 0.5 they lowered the mean of both development sets, by
+	// leave-one-repository-out. Abbreviations are weighed by the code's
+	// use of them (weighAbbreviations); at a flat 0.6 they lowered it too
 	// (docs/ranking.md).
 	partTerm:     0,
 	compound:     0.25,
-	abbreviation: 0,
+	abbreviation: 0.6,
 
 	lexical:         1.0,
 	coverage:        0.8,
@@ -85,6 +87,7 @@ var weights = weightSet{
 	pickCallable:    0.5,
 	testDomainShare: 0.2,
 	testConventions: true,
+	abbrevByUse:     true,
 	nameFullWords:   5,
 
 	semanticCalibration: 0.01,

@@ -457,3 +457,24 @@ func TestNameEvidenceScale(t *testing.T) {
 		t.Errorf("with nameFullWords 0: %v, want 1", got)
 	}
 }
+
+func TestWeighAbbreviations(t *testing.T) {
+	q := Analyze("request context")
+	terms := []queryTerm{
+		{term: "request", weight: 1, word: 0},
+		{term: "req", weight: 0.6, word: 0, abbrev: true},
+		{term: "context", weight: 1, word: 1},
+		{term: "ctx", weight: 0.6, word: 1, abbrev: true},
+	}
+	postings := func(n int) []store.PostingAt { return make([]store.PostingAt, n) }
+	// The code writes req three times as often as request, and context
+	// nine times as often as ctx.
+	hits := [][]store.PostingAt{postings(10), postings(30), postings(90), postings(10)}
+	weighAbbreviations(q, terms, hits)
+	want := []float64{1, 0.6 * 30 / 40, 1, 0.6 * 10 / 100}
+	for i, w := range want {
+		if math.Abs(terms[i].weight-w) > 1e-12 {
+			t.Errorf("term %s weighs %v, want %v", terms[i].term, terms[i].weight, w)
+		}
+	}
+}
