@@ -27,6 +27,13 @@ func TestDevBench(t *testing.T) {
 	}
 	base := devScore(t, repos, verbose)
 	t.Logf("repo-mean %.4f", base.mean)
+	var all []float64
+	for _, tooks := range base.tooks {
+		all = append(all, tooks...)
+	}
+	sort.Float64s(all)
+	t.Logf("took_ms over %d queries (warm, in-process): p50 %.2f, p95 %.2f", len(all), all[len(all)/2],
+		all[int(math.Ceil(0.95*float64(len(all))))-1])
 	sets := map[string][]float64{}
 	floors := devFloors(t)
 	below := 0
