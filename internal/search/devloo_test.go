@@ -48,7 +48,9 @@ func both(a, b func() func()) func() func() {
 }
 
 // rankingSwitches are every signal and weight of the ranking that can be
-// switched off: the additive signals (off = 0), the demotions (off = 1),
+// switched off (signals already off, such as file-level word coverage and
+// the BM25 weight of identifier parts, are tried back on with
+// TestDevSweep): the additive signals (off = 0), the demotions (off = 1),
 // the query-side expansions and the BM25F field weights (off = every field
 // weighs 1).
 func rankingSwitches() []rankingSwitch {
@@ -65,7 +67,6 @@ func rankingSwitches() []rankingSwitch {
 		{name: "definition kind", off: zero(&w.definition)},
 		{name: "file evidence (best other chunk)", off: zero(&w.fileEvidence)},
 		{name: "file-level BM25", off: zero(&w.fileLevel)},
-		{name: "file-level word coverage", off: zero(&w.fileCoverage)},
 		{name: "tests/examples demoted", off: one(&w.lowValuePath)},
 		{name: "older version folders demoted", off: one(&w.supersededPath)},
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
@@ -81,7 +82,6 @@ func rankingSwitches() []rankingSwitch {
 			w.testDomainShare = 1
 			return func() { w.testDomainShare = old }
 		}},
-		{name: "identifier parts", off: zero(&w.partTerm)},
 		{name: "abbreviations", off: zero(&w.abbreviation)},
 		{name: "abbreviations weighed by use (off: flat)", off: func() func() {
 			w.abbrevByUse = false
