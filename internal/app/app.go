@@ -58,8 +58,11 @@ type App struct {
 	specs     map[store.Locator]*specIndex
 	scans     map[store.Locator]*scanIndex
 	jobs      *jobs
+	graphs    map[store.Locator]*symbolGraph // research graphs, the last loaded generation of each
 	watchOpts *WatchOptions
 	watchers  *watchers
+
+	graphBuild sync.Mutex // held while a research graph is built
 }
 
 // New returns an App.
@@ -78,6 +81,7 @@ func New(opts Options) *App {
 		packages:    map[store.Locator]*Packages{},
 		specs:       map[store.Locator]*specIndex{},
 		scans:       map[store.Locator]*scanIndex{},
+		graphs:      map[store.Locator]*symbolGraph{},
 		jobs:        newJobs(),
 		watchOpts:   opts.Watch,
 		watchers:    newWatchers(),
@@ -146,6 +150,7 @@ func (a *App) Close() error {
 	a.packages = map[store.Locator]*Packages{}
 	a.specs = map[store.Locator]*specIndex{}
 	a.scans = map[store.Locator]*scanIndex{}
+	a.graphs = map[store.Locator]*symbolGraph{}
 	return errors.Join(all...)
 }
 

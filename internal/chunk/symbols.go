@@ -553,6 +553,10 @@ func (c *syntaxChunker) references(found *tagList, order []int, defs []defNode) 
 		if t.name.set {
 			at = t.name.byteSpan
 		}
+		r.Args = -1
+		if kind == symbols.RefCall {
+			r.Args = c.callArgs(at.end)
+		}
 		r.Line = c.d.firstLine(at) + 1
 		start := at.start
 		if t.qualifier.set {
@@ -692,6 +696,101 @@ func (c *syntaxChunker) reference(t *tagged, kind string) (symbols.Reference, bo
 		return r, false
 	}
 	return r, true
+}
+
+// callArgs counts the arguments of the call whose callee's name ends at
+// offset b: those in the parentheses that follow it, after type arguments
+// (f[int](x), f::<T>(x), f<T>(x)) or a macro's bang; -1 when no
+// parentheses follow.
+func (c *syntaxChunker) callArgs(b uint32) int {
+	src := c.src
+	i := int(b)
+	skipSpace := func() {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	}
+	skipSpace()
+	if i < len(src) && src[i] == '!' { // a Rust macro
+		i++
+	}
+	if strings.HasPrefix(string(src[i:min(i+2, len(src))]), "::") {
+		i += 2
+	}
+	if i < len(src) && (src[i] == '[' || src[i] == '<') {
+		if end := closeBracket(src, i); end > 0 {
+			i = end + 1
+			skipSpace()
+		}
+	}
+	if i >= len(src) || src[i] != '(' {
+		return -1
+	}
+	depth, items, nonEmpty := 0, 0, false
+	for ; i < len(src) && i < int(b)+maxCallScan; i++ {
+		switch ch := src[i]; ch {
+		case '(', '[', '{':
+			depth++
+			if depth == 1 {
+				continue
+			}
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				if nonEmpty {
+					items++
+				}
+				return items
+			}
+		case ',':
+			if depth == 1 {
+				if nonEmpty {
+					items++
+				}
+				nonEmpty = false
+				continue
+			}
+		case '"', '\'', '`':
+			for i++; i < len(src) && src[i] != ch; i++ {
+				if src[i] == '\\' && ch != '`' {
+					i++
+				}
+			}
+		}
+		if depth >= 1 && !isSpace(src[i]) {
+			nonEmpty = true
+		}
+	}
+	return -1
+}
+
+// maxCallScan bounds how far a call's arguments are read.
+const maxCallScan = 1 << 14
+
+// closeBracket returns the index of the bracket closing src[open] ([ or
+// <), -1 when it does not close on a plausible type argument list.
+func closeBracket(src []byte, open int) int {
+	want := byte(']')
+	if src[open] == '<' {
+		want = '>'
+	}
+	depth := 0
+	for i := open; i < len(src) && i < open+512; i++ {
+		switch src[i] {
+		case src[open]:
+			depth++
+		case want:
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '(', ')', ';', '{', '}', '\n':
+			if want == '>' {
+				return -1 // a comparison, not type arguments
+			}
+		}
+	}
+	return -1
 }
 
 // applied reports whether the expression ending at offset b is applied to

@@ -35,6 +35,7 @@ const (
 	CodeSpecsDirNotDir      = "SPECS_DIR_NOT_DIR"
 	CodeCollectionNotFound  = "COLLECTION_NOT_FOUND"
 	CodeJobNotFound         = "JOB_NOT_FOUND"
+	CodeSymbolNotFound      = "SYMBOL_NOT_FOUND"
 
 	// The index.
 	CodeNoIndex          = "NO_INDEX"

@@ -85,3 +85,20 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndexRepo indexes a real checkout cold, one fresh index per
+// iteration: LORE_BENCH_ROOT=~/bench/tokio go test ./internal/index
+// -run '^$' -bench IndexRepo -cpuprofile cpu.out shows where a run's time
+// goes. Skipped without LORE_BENCH_ROOT.
+func BenchmarkIndexRepo(b *testing.B) {
+	root := os.Getenv("LORE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("LORE_BENCH_ROOT names no repository")
+	}
+	for b.Loop() {
+		idx := filepath.Join(b.TempDir(), "index.db")
+		if _, err := runAt(context.Background(), idx, index.Options{Root: root}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 // Package index builds and incrementally updates a collection: walk the
-// root, parse into chunks and terms, write them through a store.WriteTx,
-// in one atomic commit.
+// root, parse each file once into chunks, terms and symbols (what it
+// defines and refers to), write them through a store.WriteTx, in one
+// atomic commit.
 package index
 
 import (

@@ -299,9 +299,11 @@ func processFile(f fsroot.File, known store.FileState, isKnown bool) *fileResult
 	if language == "" {
 		language = "text"
 	}
-	chunks := chunk.Split(f.Rel, language, src)
+	// One parse gives the chunks and what the file defines and refers to.
+	chunks, syms := chunk.Analyze(f.Rel, language, src)
 	r.outcome = outChanged
-	r.record = store.File{Path: f.Rel, Language: language, Size: f.Size, Hash: hash, MTimeNS: mtime, Lines: countLines(src)}
+	r.record = store.File{Path: f.Rel, Language: language, Size: f.Size, Hash: hash, MTimeNS: mtime, Lines: countLines(src),
+		Symbols: syms}
 	r.chunks = make([]store.Chunk, len(chunks))
 	nameTerms := tokenize.Terms(strings.TrimSuffix(path.Base(f.Rel), path.Ext(f.Rel)))
 	dirTerms := tokenize.Terms(path.Dir(f.Rel))

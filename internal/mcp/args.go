@@ -15,6 +15,7 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/files"
 	"github.com/lore-dev/lore/internal/packages"
+	"github.com/lore-dev/lore/internal/research"
 	"github.com/lore-dev/lore/internal/search"
 	"github.com/lore-dev/lore/internal/specs"
 )
@@ -76,6 +77,10 @@ var argVars = map[string]string{
 	"packageKinds":             strings.Join(packageKinds, ","),
 	"app.DefaultTopK":          strconv.Itoa(app.DefaultTopK),
 	"app.MaxTopK":              strconv.Itoa(app.MaxTopK),
+	"research.DefaultDepth":    strconv.Itoa(research.DefaultDepth),
+	"research.MinDepth":        strconv.Itoa(research.MinDepth),
+	"research.MaxDepth":        strconv.Itoa(research.MaxDepth),
+	"research.Focuses":         strings.Join(research.Focuses, ","),
 }
 
 // argSchemas are the object schemas a schema tag may name.

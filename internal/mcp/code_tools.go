@@ -17,7 +17,8 @@ import (
 	"github.com/lore-dev/lore/internal/toon"
 )
 
-// The code family: index_codebase, search_code, search_docs. Its error
+// The code family: index_codebase, search_code, search_docs, code_research
+// (research.go). Its error
 // messages are a contract (the text content is exactly the message):
 //
 //	No index found for path: <path>. Run 'index_codebase' tool first.
@@ -31,6 +32,7 @@ func registerCode(s *Server) error {
 	}
 	s.register(s.searchCodeTool())
 	s.register(s.searchDocsTool())
+	s.register(s.codeResearchTool())
 	return nil
 }
 

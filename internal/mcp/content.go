@@ -107,11 +107,12 @@ func mimeType(name string) string {
 
 // Tool icons: small SVGs as data URIs, so they work offline.
 var (
-	iconSearch = svgIcon(`<circle cx="10" cy="10" r="6" fill="none" stroke="#4a6" stroke-width="2.5"/><path d="M14.5 14.5L21 21" stroke="#4a6" stroke-width="2.5" stroke-linecap="round"/>`)
-	iconFile   = svgIcon(`<path d="M6 2h9l5 5v15H6z" fill="none" stroke="#468" stroke-width="2"/><path d="M9 12h8M9 16h8" stroke="#468" stroke-width="2"/>`)
-	iconFolder = svgIcon(`<path d="M2 6h7l2 2h11v12H2z" fill="none" stroke="#a84" stroke-width="2"/>`)
-	iconIndex  = svgIcon(`<path d="M4 4h16v4H4zM4 10h16v4H4zM4 16h16v4H4z" fill="none" stroke="#84a" stroke-width="2"/>`)
-	iconDocs   = svgIcon(`<path d="M4 3h7a3 3 0 0 1 3 3v15a2 2 0 0 0-2-2H4zM20 3h-3a3 3 0 0 0-3 3v15a2 2 0 0 1 2-2h4z" fill="none" stroke="#468" stroke-width="2"/>`)
+	iconSearch   = svgIcon(`<circle cx="10" cy="10" r="6" fill="none" stroke="#4a6" stroke-width="2.5"/><path d="M14.5 14.5L21 21" stroke="#4a6" stroke-width="2.5" stroke-linecap="round"/>`)
+	iconFile     = svgIcon(`<path d="M6 2h9l5 5v15H6z" fill="none" stroke="#468" stroke-width="2"/><path d="M9 12h8M9 16h8" stroke="#468" stroke-width="2"/>`)
+	iconFolder   = svgIcon(`<path d="M2 6h7l2 2h11v12H2z" fill="none" stroke="#a84" stroke-width="2"/>`)
+	iconIndex    = svgIcon(`<path d="M4 4h16v4H4zM4 10h16v4H4zM4 16h16v4H4z" fill="none" stroke="#84a" stroke-width="2"/>`)
+	iconResearch = svgIcon(`<circle cx="5" cy="6" r="2.5" fill="none" stroke="#a64" stroke-width="2"/><circle cx="19" cy="6" r="2.5" fill="none" stroke="#a64" stroke-width="2"/><circle cx="12" cy="18" r="2.5" fill="none" stroke="#a64" stroke-width="2"/><path d="M7 7.5l3.5 8.5M17 7.5l-3.5 8.5M7.5 6h9" stroke="#a64" stroke-width="2"/>`)
+	iconDocs     = svgIcon(`<path d="M4 3h7a3 3 0 0 1 3 3v15a2 2 0 0 0-2-2H4zM20 3h-3a3 3 0 0 0-3 3v15a2 2 0 0 1 2-2h4z" fill="none" stroke="#468" stroke-width="2"/>`)
 )
 
 func svgIcon(body string) []sdk.Icon {

@@ -54,3 +54,30 @@ func (c *call) progressReporter(ctx context.Context, unit string) func(done, tot
 		}
 	}
 }
+
+// stepReporter returns a function that reports each step of work that
+// goes in a few steps (code_research's hops): every report is sent, as
+// notifications/progress when the request carries a progress token and as
+// the task's status message when the call runs as a task.
+func (c *call) stepReporter(ctx context.Context) func(done, total int, msg string) {
+	var token any
+	if c.req.Params != nil {
+		token = c.req.Params.GetProgressToken()
+	}
+	taskID := taskIDFrom(ctx)
+	if token == nil && taskID == "" {
+		return func(int, int, string) {}
+	}
+	return func(done, total int, msg string) {
+		if taskID != "" {
+			c.s.tasks.progress(taskID, msg)
+		}
+		if token != nil && c.req.Session != nil {
+			p := &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(done), Total: float64(total), Message: msg}
+			if taskID != "" {
+				p.Meta = relatedTaskMeta(taskID)
+			}
+			_ = c.req.Session.NotifyProgress(ctx, p)
+		}
+	}
+}

@@ -373,6 +373,7 @@ func (s *Server) instructions() string {
 	if slices.Contains(s.opts.Toolsets, "code") {
 		b.WriteString("- search_code: ranked search over code chunks (natural language or identifiers); start here to find where something is implemented. Filter with path_filter (glob) and extensions.\n")
 		b.WriteString("- search_docs: search the documentation (Markdown, reStructuredText, AsciiDoc, text).\n")
+		b.WriteString("- code_research: who calls a function (with call chains), what it calls, what implements an interface, where a name is used, what a module depends on, or how the project is organised (focus architecture); follows the symbol graph up to depth hops.\n")
 		if !s.opts.ReadOnly {
 			b.WriteString("- index_codebase: build or refresh the index of a directory; run it first when a search answers that no index exists. It can run as a task with progress.\n")
 		}

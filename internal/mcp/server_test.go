@@ -22,7 +22,7 @@ var (
 
 // allTools is every tool in registration order (files, code, packages,
 // specs, collections).
-var allTools = slices.Concat([]string{"search", "open_file", "get_snippet", "list_dir", "index_codebase", "search_code", "search_docs"},
+var allTools = slices.Concat([]string{"search", "open_file", "get_snippet", "list_dir", "index_codebase", "search_code", "search_docs", "code_research"},
 	packagesTools, specsTools, collectionsTools)
 
 func TestInitializeVersions(t *testing.T) {
@@ -246,10 +246,10 @@ func TestToolsetsAndReadOnly(t *testing.T) {
 		readOnly bool
 		want     []string
 	}{
-		{toolsets: []string{"code"}, want: []string{"index_codebase", "search_code", "search_docs"}},
+		{toolsets: []string{"code"}, want: []string{"index_codebase", "search_code", "search_docs", "code_research"}},
 		{toolsets: []string{"files"}, want: []string{"search", "open_file", "get_snippet", "list_dir"}},
-		{toolsets: []string{"code", "files"}, want: allTools[:7]}, // registration order, not flag order
-		{toolsets: []string{"files", "code"}, readOnly: true, want: []string{"search", "open_file", "get_snippet", "list_dir", "search_code", "search_docs"}},
+		{toolsets: []string{"code", "files"}, want: allTools[:8]}, // registration order, not flag order
+		{toolsets: []string{"files", "code"}, readOnly: true, want: []string{"search", "open_file", "get_snippet", "list_dir", "search_code", "search_docs", "code_research"}},
 		{toolsets: []string{"specs", "packages"}, want: slices.Concat(packagesTools, specsTools)},
 		{toolsets: []string{"packages", "specs"}, readOnly: true, want: slices.Concat(packagesTools, specsTools)},
 		{toolsets: []string{"collections"}, want: collectionsTools},

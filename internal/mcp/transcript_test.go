@@ -52,7 +52,9 @@ import (
 //   - the server's lines are normalised: the served root's path becomes
 //     $ROOT and the index cache's $CACHE (temporary folders), and the
 //     values of "took_ms" and "duration_ms", also inside a text content
-//     holding JSON (\"took_ms\":12.3), become 0.
+//     holding JSON (\"took_ms\":12.3), become 0; index_codebase's
+//     "… errors in 85ms." becomes "in 0ms." and the hash naming a root's
+//     index folder under $CACHE/indexes/ becomes HASH.
 //
 // The server is New(Options) over the scenario's root with every tool
 // family, not read-only, version "1.2.3-test" (env.options). Run
@@ -201,9 +203,13 @@ func answered(line string) bool {
 // transcriptNormalizer rewrites what varies between runs in a server line.
 func transcriptNormalizer(e *env) func(string) string {
 	timing := regexp.MustCompile(`(\\?"(?:took_ms|duration_ms)\\?":)-?[0-9][0-9.eE+-]*`)
+	took := regexp.MustCompile(`( errors in )[0-9][0-9.]*(?:µs|ms|s|m[0-9.]+s)\.`)
+	indexDir := regexp.MustCompile(`(\$CACHE/indexes/[0-9]+-)[0-9a-f]+/`)
 	paths := strings.NewReplacer(e.root, "$ROOT", e.cache, "$CACHE")
 	return func(line string) string {
-		return timing.ReplaceAllString(paths.Replace(line), "${1}0")
+		line = timing.ReplaceAllString(paths.Replace(line), "${1}0")
+		line = took.ReplaceAllString(line, "${1}0ms.")
+		return indexDir.ReplaceAllString(line, "${1}HASH/")
 	}
 }
 

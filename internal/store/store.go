@@ -2,8 +2,8 @@
 // implements and the plain types that cross it. It holds no SQL.
 //
 // A database holds named collections. A collection is one indexed root:
-// its files, chunks, posting lists, field lengths, vectors, packages,
-// specs and metadata. Readers see the last committed generation of a
+// its files, chunks, posting lists, field lengths, vectors, symbols,
+// packages, specs and metadata. Readers see the last committed generation of a
 // collection; one writer per collection replaces it atomically (a run
 // commits whole or not at all). Package store/sqlite is the embedded
 // implementation (one file), store/storetest the conformance suite every
@@ -113,6 +113,9 @@ type Reader interface {
 	Packages(ctx context.Context) ([]packages.Package, error)
 	// Specs returns every spec with its requirements and scenarios, by ID.
 	Specs(ctx context.Context) ([]specs.Spec, error)
+	// Symbols calls fn with the symbols of every file that has any,
+	// ordered by path; an error from fn stops and is returned.
+	Symbols(ctx context.Context, fn func(FileSymbols) error) error
 }
 
 // WriteTx is one index run over a collection: everything it writes
@@ -125,11 +128,11 @@ type WriteTx interface {
 	FileStates(ctx context.Context) (map[string]FileState, error)
 	// DeleteAll removes every file and chunk (a forced rebuild).
 	DeleteAll(ctx context.Context) error
-	// DeleteFile removes a file and its chunks.
+	// DeleteFile removes a file with its chunks and symbols.
 	DeleteFile(ctx context.Context, id int64) error
 	// TouchFile records a new modification time of an unchanged file.
 	TouchFile(ctx context.Context, id int64, mtimeNS int64) error
-	// PutFile inserts a file with its chunks.
+	// PutFile inserts a file with its chunks and symbols.
 	PutFile(ctx context.Context, f File, chunks []Chunk) error
 	// SavePackages replaces the collection's packages.
 	SavePackages(ctx context.Context, pkgs []packages.Package) error

@@ -3,6 +3,8 @@ package store
 import (
 	"sort"
 	"strings"
+
+	"github.com/lore-dev/lore/internal/symbols"
 )
 
 // FileState is what the index remembers of a file, to decide whether it
@@ -22,6 +24,10 @@ type File struct {
 	Hash     string
 	MTimeNS  int64
 	Lines    int
+	// Symbols is what the file defines and refers to, its chunk indexes
+	// pointing into the chunks written with it; empty for a file without
+	// a grammar.
+	Symbols symbols.File
 }
 
 // Chunk is a chunk to write, with its terms for the inverted index.

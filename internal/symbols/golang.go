@@ -82,6 +82,42 @@ var goWellKnown = map[string][]GoMethodSpec{
 	"io.ReadWriteCloser": {
 		{"Read", 1}, {"Write", 1}, {"Close", 0},
 	},
+	"io.StringWriter":        {{"WriteString", 1}},
+	"io.ByteReader":          {{"ReadByte", 0}},
+	"io.ByteWriter":          {{"WriteByte", 1}},
+	"io.RuneReader":          {{"ReadRune", 0}},
+	"io.WriterAt":            {{"WriteAt", 2}},
+	"io.ReadSeeker":          {{"Read", 1}, {"Seek", 2}},
+	"io.ReadSeekCloser":      {{"Read", 1}, {"Seek", 2}, {"Close", 0}},
+	"io.WriteSeeker":         {{"Write", 1}, {"Seek", 2}},
+	"fmt.Formatter":          {{"Format", 2}},
+	"fmt.GoStringer":         {{"GoString", 0}},
+	"sync.Locker":            {{"Lock", 0}, {"Unlock", 0}},
+	"flag.Value":             {{"String", 0}, {"Set", 1}},
+	"heap.Interface":         {{"Len", 0}, {"Less", 2}, {"Swap", 2}, {"Push", 1}, {"Pop", 0}},
+	"encoding.TextMarshaler": {{"MarshalText", 0}},
+	"encoding.TextUnmarshaler": {
+		{"UnmarshalText", 1},
+	},
+	"json.Marshaler":   {{"MarshalJSON", 0}},
+	"json.Unmarshaler": {{"UnmarshalJSON", 1}},
+	"http.Handler":     {{"ServeHTTP", 2}},
+	"http.ResponseWriter": {
+		{"Header", 0}, {"Write", 1}, {"WriteHeader", 1},
+	},
+	"http.Flusher":      {{"Flush", 0}},
+	"http.Hijacker":     {{"Hijack", 0}},
+	"http.Pusher":       {{"Push", 2}},
+	"http.RoundTripper": {{"RoundTrip", 1}},
+	"net.Listener":      {{"Accept", 0}, {"Close", 0}, {"Addr", 0}},
+	"net.Conn": {
+		{"Read", 1}, {"Write", 1}, {"Close", 0}, {"LocalAddr", 0}, {"RemoteAddr", 0},
+		{"SetDeadline", 1}, {"SetReadDeadline", 1}, {"SetWriteDeadline", 1},
+	},
+	"fs.FS":         {{"Open", 1}},
+	"fs.File":       {{"Stat", 0}, {"Read", 1}, {"Close", 0}},
+	"driver.Valuer": {{"Value", 0}},
+	"sql.Scanner":   {{"Scan", 1}},
 }
 
 // goUniverse indexes the method-set facts of a set of Go files.

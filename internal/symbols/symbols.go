@@ -90,6 +90,10 @@ type Reference struct {
 	// extension or of a Rust impl).
 	Source string
 	Line   int
+	// Args is, for a call written with parentheses, the number of
+	// arguments between them (a trailing closure or block not counted);
+	// -1 when unknown (no parentheses, or not a call).
+	Args int
 	// Enclosing is the index of the innermost definition whose lines hold
 	// the reference, -1 at top level.
 	Enclosing int

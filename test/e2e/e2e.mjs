@@ -9,6 +9,7 @@
 //   LORE_BIG      a large project, for cancellation
 //   LORE_EMPTY    a folder that is never indexed
 //   LORE_MONO     a monorepo with every manifest kind, OpenSpec specs and spec-kit features
+//   LORE_GRAPH    an indexed Go project with a large call graph (code_research cancellation)
 //   LORE_CACHE_DIR where the spawned servers keep their indexes; its
 //                 collections database holds two named collections: alpha
 //                 (LORE_ROOT) and beta (LORE_MONO)
@@ -29,7 +30,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 
 const env = process.env;
-for (const name of ['LORE_BIN', 'LORE_ROOT', 'LORE_OUTSIDE', 'LORE_BIG', 'LORE_EMPTY', 'LORE_MONO', 'LORE_CACHE_DIR']) {
+for (const name of ['LORE_BIN', 'LORE_ROOT', 'LORE_OUTSIDE', 'LORE_BIG', 'LORE_EMPTY', 'LORE_MONO', 'LORE_GRAPH', 'LORE_CACHE_DIR']) {
   if (!env[name]) {
     console.error(`e2e: ${name} is not set; run this through e2e_test.go`);
     process.exit(2);
@@ -65,7 +66,7 @@ function stdioTransport(args = [], version, root = ROOT) {
     command: env.LORE_BIN,
     // The big and empty projects sit beside the root: the code tools may
     // index them only because they are allowed roots.
-    args: ['serve', '--root', root, '--allow-root', env.LORE_BIG, '--allow-root', env.LORE_EMPTY, ...args],
+    args: ['serve', '--root', root, '--allow-root', env.LORE_BIG, '--allow-root', env.LORE_EMPTY, '--allow-root', env.LORE_GRAPH, ...args],
     env: { ...env },
     stderr: 'pipe',
   });
@@ -99,7 +100,7 @@ async function connect(transport) {
   return client;
 }
 
-const EXPECTED_TOOLS = ['search', 'open_file', 'get_snippet', 'list_dir', 'index_codebase', 'search_code', 'search_docs',
+const EXPECTED_TOOLS = ['search', 'open_file', 'get_snippet', 'list_dir', 'index_codebase', 'search_code', 'search_docs', 'code_research',
   'search_packages', 'get_package', 'package_dependencies', 'package_dependents', 'dependency_graph', 'list_packages', 'index_status',
   'list_specs', 'get_spec_requirements', 'get_scenario', 'search_specs',
   'search_code_semantic', 'search_code_fulltext', 'search_code_by_payload'];
@@ -240,6 +241,77 @@ async function codeTools(client, t) {
     const res = await client.callTool({ name, arguments: args });
     check(`${name} ${JSON.stringify(args)} → "${message}"`, res.isError === true && text(res) === message, text(res));
   }
+}
+
+// research drives code_research: callers by hop with the chain and one
+// progress notification per hop, the errors in seed 001's words, and the
+// cancellation of a call that builds a large symbol graph.
+async function research(client, stderr) {
+  section = 'code_research';
+  const progress = [];
+  const deep = await client.callTool({ name: 'code_research', arguments: { query: 'what calls Login()', depth: 3 } },
+    CallToolResultSchema, { onprogress: (p) => progress.push(p) });
+  const out = deep.structuredContent ?? {};
+  const byId = Object.fromEntries((out.nodes ?? []).map((n) => [n.id, n]));
+  const at = (d) => (out.nodes ?? []).filter((n) => n.depth === d).map((n) => n.symbol).sort().join(',');
+  check('callers by hop', !deep.isError && out.intent === 'callers' && at(1) === 'HandleLogin' && at(2) === 'Route' && at(3) === 'main',
+    text(deep).slice(0, 400));
+  const chains = (out.chains ?? []).map((c) => c.map((id) => byId[id]?.symbol).join(' → '));
+  check('the call chain', chains.includes('main → Route → HandleLogin → Login'), JSON.stringify(chains));
+  check('one progress notification per hop', progress.length === 3 && progress.every((p, i) => p.progress === i + 1 && p.total === 3 &&
+    p.message.startsWith(`hop ${i + 1} of 3`)), JSON.stringify(progress));
+  const shallow = await client.callTool({ name: 'code_research', arguments: { query: 'what calls Login()', depth: 2 } });
+  check('depth 2 stops before main', !shallow.isError && !(shallow.structuredContent?.nodes ?? []).some((n) => n.symbol === 'main'),
+    text(shallow).slice(0, 300));
+  const human = await client.callTool({ name: 'code_research', arguments: { query: 'what does main call', depth: 4, format: 'human' } });
+  check('format human shows the chain', /main → Route → HandleLogin → Login/.test(text(human)), text(human).slice(0, 300));
+
+  const errorCases = [
+    [{ path: ROOT }, 'Missing required argument: query'],
+    [{ query: '   ' }, 'Query cannot be empty'],
+    [{ query: 'what calls Login', path: env.LORE_EMPTY }, `No index found for path: ${env.LORE_EMPTY}. Run 'index_codebase' tool first.`],
+    [{ query: 'what calls Login', path: 'missing' }, `Path does not exist or is not a directory: ${ROOT}/missing`],
+    [{ query: 'what calls Login', depth: 6 }, 'Argument depth must be between 1 and 5, got 6'],
+    [{ query: 'what calls Login', focus: 'speed' }, 'Argument focus must be one of architecture, dependencies, patterns, flow; got "speed"'],
+  ];
+  for (const [args, message] of errorCases) {
+    const res = await client.callTool({ name: 'code_research', arguments: args });
+    check(`${JSON.stringify(args)} → "${message}"`, res.isError === true && text(res) === message, text(res));
+  }
+  const missing = await client.callTool({ name: 'code_research', arguments: { query: 'what calls Logn()' } });
+  check('an unknown symbol offers the closest names', missing.isError && missing.structuredContent?.error?.code === 'SYMBOL_NOT_FOUND' &&
+    /^No symbol named Logn in the index\. Closest names: .*Login/.test(text(missing)), text(missing));
+
+  // Cancellation: the first call on the large project builds its symbol
+  // graph; the client gives up at once (notifications/cancelled) and the
+  // server must stop within 100 ms of the cancel.
+  const controller = new AbortController();
+  const sent = performance.now();
+  const call = client.callTool({ name: 'code_research', arguments: { query: 'what calls Step1500_0', path: env.LORE_GRAPH, depth: 5 } },
+    CallToolResultSchema, { signal: controller.signal });
+  controller.abort();
+  const abortedAfter = performance.now() - sent;
+  let aborted;
+  try {
+    await call;
+  } catch (e) {
+    aborted = e;
+  }
+  check('the client sees its call aborted', aborted !== undefined, String(aborted));
+  let line;
+  for (let i = 0; i < 500 && !line; i++) {
+    line = stderr().match(/msg="tool call failed" tool=code_research root=\S+graph duration_ms=(\d+) code=CANCELLED/);
+    if (!line) await sleep(10);
+  }
+  check('the server logs the cancelled research', line, stderr().slice(-600));
+  if (line) {
+    const stopMs = Number(line[1]) - abortedAfter;
+    metrics('code_research stopped after the cancel', `${stopMs.toFixed(1)} ms (call ran ${line[1]} ms)`);
+    check('the cancelled research stopped within 100 ms', stopMs <= 100, line[0]);
+  }
+  const after = await client.callTool({ name: 'code_research', arguments: { query: 'what calls Step1500_0', path: env.LORE_GRAPH, depth: 5 } });
+  const hops = (after.structuredContent?.nodes ?? []).map((n) => n.depth);
+  check('the next call answers, five hops deep', !after.isError && Math.max(...hops) === 5, text(after).slice(0, 300));
 }
 
 async function filesTools(client) {
@@ -404,6 +476,7 @@ async function stdio() {
   try {
     await toolsList(client);
     await codeTools(client, t);
+    await research(client, () => t.stderrText);
     await filesTools(client);
     await tasks(client);
     // The cancelled task's work logs when it has stopped; closing the

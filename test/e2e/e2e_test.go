@@ -49,6 +49,11 @@ func TestTypeScriptClient(t *testing.T) {
 	writeTree(t, root, projectFiles)
 	writeTree(t, outside, map[string]string{"secret.txt": "TOP SECRET: never served\n"})
 	writeTree(t, big, bigProject(8000))
+	// A Go project with a large call graph, indexed before the servers
+	// start: its first code_research builds the symbol graph, long enough
+	// to be cancelled.
+	graph := filepath.Join(work, "graph")
+	writeTree(t, graph, graphProject(3000))
 	// A monorepo with every manifest kind and an OpenSpec + spec-kit tree:
 	// the fixtures of internal/packages and internal/specs.
 	mono := filepath.Join(work, "monorepo")
@@ -74,7 +79,7 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 
 	env := append(os.Environ(),
-		"LORE_BIN="+bin, "LORE_ROOT="+root, "LORE_OUTSIDE="+outside, "LORE_BIG="+big, "LORE_EMPTY="+empty, "LORE_MONO="+mono,
+		"LORE_BIN="+bin, "LORE_ROOT="+root, "LORE_OUTSIDE="+outside, "LORE_BIG="+big, "LORE_EMPTY="+empty, "LORE_MONO="+mono, "LORE_GRAPH="+graph,
 		"LORE_CACHE_DIR="+filepath.Join(work, "cache"),
 		// The servers must use their defaults, whatever the caller's environment says.
 		"LORE_INDEX=", "CODE_ROOT=", "DOCS_ROOT=", "MCP_SERVER_NAME=", "LORE_CHAT_BASE_URL=",
@@ -82,6 +87,7 @@ func TestTypeScriptClient(t *testing.T) {
 	// Two named collections in the cache's collections database.
 	run(t, ctx, dir, env, bin, "index", "--collection", "alpha", root)
 	run(t, ctx, dir, env, bin, "index", "--collection", "beta", mono)
+	run(t, ctx, dir, env, bin, "index", graph)
 	out := run(t, ctx, dir, env, node, "e2e.mjs")
 	t.Logf("e2e output:\n%s", out)
 }
@@ -129,6 +135,34 @@ type Session struct{ User string }
 
 func openSession(user string) (*Session, error) { return &Session{User: user}, nil }
 `,
+	// A call chain main → Route → HandleLogin → auth.Login, for code_research.
+	"go.mod": "module example.com/demo\n\ngo 1.22\n",
+	"cmd/demo/main.go": `package main
+
+import "example.com/demo/web"
+
+func main() {
+	web.Route("/login")
+}
+`,
+	"web/router.go": `package web
+
+// Route dispatches a request path to its handler.
+func Route(path string) {
+	if path == "/login" {
+		HandleLogin(path)
+	}
+}
+`,
+	"web/handler.go": `package web
+
+import "example.com/demo/auth"
+
+// HandleLogin serves the login form.
+func HandleLogin(path string) {
+	auth.Login("guest", path)
+}
+`,
 	"docs/install.md": "# Installation\n\nRun the installer to install the demo.\n\n## Configuration\n\nSet CODE_ROOT to the code folder. The needle is here.\n",
 	"README.md":       "# Demo\n\nA demo project about authentication and sessions.\n",
 	"notes.txt":       "alpha\nbeta needle\ngamma\nneedle again\n",
@@ -147,6 +181,26 @@ func bigProject(n int) map[string]string {
 			fmt.Fprintf(&b, "// Handler%d_%d handles request kind %d.\nfunc Handler%d_%d(x int) int {\n\tif x > %d {\n\t\treturn x * %d\n\t}\n\treturn x + %d\n}\n\n", i, j, j, i, j, j, i, j)
 		}
 		files[fmt.Sprintf("mod%03d/file%05d.go", i%100, i)] = b.String()
+	}
+	return files
+}
+
+// graphProject is a Go module of n files in 50 packages whose functions
+// call each other in chains, within their file and across packages.
+func graphProject(n int) map[string]string {
+	files := map[string]string{"go.mod": "module example.com/graph\n\ngo 1.22\n"}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		next := (i + 1) % n
+		fmt.Fprintf(&b, "package pkg%d\n\nimport \"example.com/graph/pkg%d\"\n\n", i%50, next%50)
+		for j := 0; j < 12; j++ {
+			if j < 11 {
+				fmt.Fprintf(&b, "// Step%d_%d calls the next step.\nfunc Step%d_%d(x int) int {\n\treturn Step%d_%d(x+1) + %d\n}\n\n", i, j, i, j, i, j+1, j)
+			} else {
+				fmt.Fprintf(&b, "// Step%d_%d calls into the next file's package.\nfunc Step%d_%d(x int) int {\n\treturn pkg%d.Step%d_0(x)\n}\n\n", i, j, i, j, next%50, next)
+			}
+		}
+		files[fmt.Sprintf("pkg%d/file%05d.go", i%50, i)] = b.String()
 	}
 	return files
 }

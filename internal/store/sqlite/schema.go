@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // schema creates a new database at SchemaVersion. Everything a collection
 // holds names its collection, directly or through its file or chunk, so
@@ -94,7 +94,16 @@ CREATE TABLE chunk_vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
 );
-` + factsSchema
+` + factsSchema + symbolsSchema
+
+// symbolsSchema holds what each file defines and refers to, one blob per
+// file (store.EncodeSymbols), written and removed with the file.
+const symbolsSchema = `
+CREATE TABLE file_symbols (
+	file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+	data    BLOB NOT NULL
+);
+`
 
 // factsSchema holds the packages and specs of each collection, as plain
 // rows; they are ranked in Go (package search), not in SQL.
@@ -211,11 +220,32 @@ DROP TABLE spec_requirements;
 DROP TABLE specs;
 ` + factsSchema
 
+// addSymbols brings a version 6 database to version 7: the table of each
+// file's symbols. Symbols come from parsing, which a version 6 run did not
+// keep, so every collection is marked to be rebuilt by its next run
+// (store.MetaRebuildRequired); until then it reads as having no symbols.
+const addSymbols = symbolsSchema + `
+INSERT OR REPLACE INTO collection_meta(collection_id, key, value)
+	SELECT id, 'rebuild_required', '1' FROM collections;
+`
+
+// migrations are the in-place steps, by the version each starts from; each
+// brings the database to the next version and is self-contained, so a
+// step can be renumbered when another lands first. A database older than
+// the first step is recreated.
+var migrations = map[int]string{
+	5: fromVersion5,
+	6: addSymbols,
+}
+
+// oldestMigrated is the oldest version migrated in place.
+const oldestMigrated = 5
+
 // migrate brings the database to SchemaVersion inside one transaction that
 // reads the version it starts from, so two processes cannot both run a
-// step. A new file gets the schema; version 5 is migrated in place; an
-// older index, which only caches what its files say, is recreated and
-// its next run indexes everything again.
+// step. A new file gets the schema; versions from oldestMigrated on run
+// their steps in order, in place; an older index, which only caches what
+// its files say, is recreated and its next run indexes everything again.
 func (d *DB) migrate(ctx context.Context) error {
 	tx, err := d.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock first
 	if err != nil {
@@ -226,25 +256,33 @@ func (d *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the schema version of %s: %w", d.path, err)
 	}
-	var script string
+	var scripts []string
 	switch {
 	case current == SchemaVersion:
 		return nil
 	case current > SchemaVersion:
 		return fmt.Errorf("index %s has schema version %d, newer than this lore (%d); upgrade lore or delete the index", d.path, current, SchemaVersion)
-	case current == 5:
-		script = fromVersion5
+	case current >= oldestMigrated:
+		for v := current; v < SchemaVersion; v++ {
+			step, ok := migrations[v]
+			if !ok {
+				return fmt.Errorf("no migration of %s from schema %d", d.path, v)
+			}
+			scripts = append(scripts, step)
+		}
 	case current == 0:
-		script = schema
+		scripts = []string{schema}
 	default:
 		if err := dropAll(ctx, tx); err != nil {
 			return fmt.Errorf("recreating %s: %w", d.path, err)
 		}
-		script = schema
+		scripts = []string{schema}
 	}
-	for _, stmt := range splitStatements(script) {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("migrating %s to schema %d: %w", d.path, SchemaVersion, err)
+	for _, script := range scripts {
+		for _, stmt := range splitStatements(script) {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrating %s to schema %d: %w", d.path, SchemaVersion, err)
+			}
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema_version', ?)

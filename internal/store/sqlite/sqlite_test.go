@@ -6,12 +6,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/store"
 	"github.com/lore-dev/lore/internal/store/storetest"
+	"github.com/lore-dev/lore/internal/symbols"
 )
 
 var ctx = context.Background()
@@ -133,12 +136,12 @@ func TestWALTruncatedAfterCommit(t *testing.T) {
 	}
 }
 
-// TestMigrateFromVersion5 opens an index written by lore with schema 5
-// (one global collection, FTS5 tables): the first run migrates it in
-// place, keeps its files and posting lists, and needs to re-parse nothing.
-func TestMigrateFromVersion5(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v5.db")
-	gz, err := os.Open("testdata/v5.db.gz")
+// oldIndex writes the gzipped index testdata/name.gz to a temporary file
+// and returns its path.
+func oldIndex(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	gz, err := os.Open(filepath.Join("testdata", name+".gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,10 +154,19 @@ func TestMigrateFromVersion5(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer out.Close()
 	if _, err := io.Copy(out, zr); err != nil {
 		t.Fatal(err)
 	}
-	out.Close()
+	return path
+}
+
+// TestMigrateFromVersion5 opens an index written by lore with schema 5
+// (one global collection, FTS5 tables): the first run migrates it in
+// place and keeps its files and posting lists; the step to version 7 marks
+// it to be rebuilt, for its symbols.
+func TestMigrateFromVersion5(t *testing.T) {
+	path := oldIndex(t, "v5.db")
 
 	if _, err := OpenReadOnly(ctx, path); errs.KindOf(err) != errs.NoIndex {
 		t.Fatalf("reading a version 5 index: %v, want INDEX_OUTDATED", err)
@@ -175,7 +187,8 @@ func TestMigrateFromVersion5(t *testing.T) {
 		t.Fatalf("files kept by the migration: %v, %v", states, err)
 	}
 	meta, err := tx.Meta(ctx)
-	if err != nil || meta[store.MetaSchemaVersion] != "6" || meta[store.MetaFileCount] != "4" || meta[store.MetaAnalyzerVersion] == "" {
+	if err != nil || meta[store.MetaSchemaVersion] != strconv.Itoa(SchemaVersion) || meta[store.MetaFileCount] != "4" ||
+		meta[store.MetaAnalyzerVersion] == "" || meta[store.MetaRebuildRequired] != "1" {
 		t.Fatalf("metadata after the migration: %v, %v", meta, err)
 	}
 	if err := tx.Commit(ctx, time.Now()); err != nil {
@@ -203,6 +216,65 @@ func TestMigrateFromVersion5(t *testing.T) {
 		if n != 0 {
 			t.Errorf("%s survived the migration", table)
 		}
+	}
+}
+
+// TestMigrateFromVersion6 opens an index written by lore with schema 6
+// (no symbols): a reader is told to re-run lore index; the first run adds
+// the symbols table in place, keeps the files, and is told to rebuild
+// (store.MetaRebuildRequired) so that every file's symbols get extracted.
+func TestMigrateFromVersion6(t *testing.T) {
+	path := oldIndex(t, "v6.db")
+	if _, err := OpenReadOnly(ctx, path); errs.KindOf(err) != errs.NoIndex {
+		t.Fatalf("reading a version 6 index: %v, want INDEX_OUTDATED", err)
+	} else if e, _ := errs.As(err); e.Code != errs.CodeIndexOutdated {
+		t.Fatalf("reading a version 6 index: code %s, want INDEX_OUTDATED", e.Code)
+	}
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Write(ctx, store.DefaultCollection, "/tmp/h11/v6repo", store.WriteOptions{})
+	if err != nil {
+		t.Fatalf("migrating: %v", err)
+	}
+	states, err := tx.FileStates(ctx)
+	if err != nil || len(states) != 3 {
+		t.Fatalf("files kept by the migration: %v, %v", states, err)
+	}
+	meta, err := tx.Meta(ctx)
+	if err != nil || meta[store.MetaSchemaVersion] != strconv.Itoa(SchemaVersion) || meta[store.MetaRebuildRequired] != "1" ||
+		meta[store.MetaFileCount] != "3" {
+		t.Fatalf("metadata after the migration: %v, %v", meta, err)
+	}
+	// The run that rebuilds writes symbols into the new table.
+	if err := tx.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	syms := symbols.File{Definitions: []symbols.Definition{{Name: "Authenticate", Kind: symbols.KindFunction, Parent: -1, StartLine: 4, EndLine: 4, NameLine: 4}}}
+	if err := tx.PutFile(ctx, store.File{Path: "auth/login.go", Language: "go", Hash: "h", Symbols: syms},
+		[]store.Chunk{{StartLine: 1, EndLine: 12, Kind: "function", Content: "package auth"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatalf("reading the migrated index: %v", err)
+	}
+	defer ro.Close()
+	r, err := ro.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := r.Symbols(ctx, func(fs store.FileSymbols) error {
+		got = append(got, fs.Path+":"+fs.Symbols.Definitions[0].Name)
+		return nil
+	}); err != nil || !slices.Equal(got, []string{"auth/login.go:Authenticate"}) {
+		t.Errorf("symbols after the migration: %v, %v", got, err)
 	}
 }
 

@@ -23,6 +23,7 @@ type tx struct {
 	insChunk   *sql.Stmt
 	insTerms   *sql.Stmt
 	insText    *sql.Stmt
+	insSymbols *sql.Stmt
 	delta      *postingsDelta
 	done       bool
 }
@@ -50,6 +51,7 @@ func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock) (*tx
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	t.insText = prepare(`INSERT INTO chunk_text(chunk_id, content) VALUES(?, ?)`)
 	t.insTerms = prepare(`INSERT INTO chunk_terms(chunk_id, terms) VALUES(?, ?)`)
+	t.insSymbols = prepare(`INSERT INTO file_symbols(file_id, data) VALUES(?, ?)`)
 	if err != nil {
 		sqlTx.Rollback()
 		return nil, fmt.Errorf("preparing index statements: %w", err)
@@ -117,7 +119,7 @@ func (t *tx) DeleteAll(ctx context.Context) error {
 	return nil
 }
 
-// DeleteFile removes a file and its chunks.
+// DeleteFile removes a file with its chunks and symbols.
 func (t *tx) DeleteFile(ctx context.Context, id int64) error {
 	if err := t.forgetChunks(ctx, id); err != nil {
 		return err
@@ -137,7 +139,7 @@ func (t *tx) TouchFile(ctx context.Context, id int64, mtimeNS int64) error {
 	return nil
 }
 
-// PutFile inserts a file with its chunks.
+// PutFile inserts a file with its chunks and symbols.
 func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
 	res, err := t.insFile.ExecContext(ctx, t.collection, f.Path, f.Language, f.Size, f.Hash, f.MTimeNS, f.Lines)
 	if err != nil {
@@ -146,6 +148,11 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 	fileID, err := res.LastInsertId()
 	if err != nil {
 		return err
+	}
+	if blob := store.EncodeSymbols(f.Symbols); blob != nil {
+		if _, err := t.insSymbols.ExecContext(ctx, fileID, blob); err != nil {
+			return fmt.Errorf("inserting the symbols of %s: %w", f.Path, err)
+		}
 	}
 	for i, c := range chunks {
 		res, err := t.insChunk.ExecContext(ctx, fileID, i, c.StartLine, c.EndLine, c.Kind,
@@ -240,7 +247,7 @@ func (t *tx) Rollback() error {
 
 func (t *tx) end() {
 	t.done = true
-	for _, st := range []*sql.Stmt{t.insFile, t.insChunk, t.insText, t.insTerms} {
+	for _, st := range []*sql.Stmt{t.insFile, t.insChunk, t.insText, t.insTerms, t.insSymbols} {
 		st.Close()
 	}
 	t.lock.Release()

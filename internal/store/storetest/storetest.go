@@ -17,6 +17,7 @@ import (
 	"github.com/lore-dev/lore/internal/packages"
 	"github.com/lore-dev/lore/internal/specs"
 	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/symbols"
 )
 
 // Backend makes databases for the suite.
@@ -44,6 +45,8 @@ func Run(t *testing.T, b Backend) {
 		{"Meta", testMeta},
 		{"PackagesRoundTrip", testPackages},
 		{"SpecsRoundTrip", testSpecs},
+		{"Symbols", testSymbols},
+		{"SymbolsFollowTheirFiles", testSymbolsIncremental},
 		{"Vectors", testVectors},
 		{"CollectionsAreIndependent", testCollectionsIndependent},
 		{"RemoveCollection", testRemoveCollection},
@@ -757,4 +760,145 @@ func testOneWriter(t *testing.T, b Backend) {
 		t.Errorf("a cancelled wait: %v, want Cancelled", err)
 	}
 	tx.Rollback()
+}
+
+// fileSymbols is what a file named name defines and refers to: a function
+// name calling callee, with a Go method and interface.
+func fileSymbols(name, callee string) symbols.File {
+	return symbols.File{
+		Definitions: []symbols.Definition{
+			{Name: name, Kind: symbols.KindFunction, Parent: -1, Signature: "func " + name + "()", StartLine: 3, EndLine: 9, NameLine: 3},
+			{Name: "Run", Kind: symbols.KindMethod, Container: "T", Parent: -1, Signature: "func (t *T) Run(x int)", StartLine: 11, EndLine: 12, NameLine: 11},
+		},
+		References: []symbols.Reference{
+			{Name: "fmt", Kind: symbols.RefImport, Target: "fmt", Line: 1, Enclosing: -1},
+			{Name: callee, Kind: symbols.RefCall, Qualifier: "pkg", Line: 4, Enclosing: 0},
+		},
+		GoMethods:    []symbols.GoMethod{{Receiver: "T", Pointer: true, Name: "Run", Arity: 1, Line: 11}},
+		GoInterfaces: []symbols.GoInterface{{Name: "Runner", Methods: []symbols.GoMethodSpec{{Name: "Run", Arity: 1}}, Embeds: []string{"io.Closer"}, Line: 14}},
+		GoTypes:      []symbols.GoType{{Name: "T", Embeds: []symbols.GoEmbed{{Name: "Base", Pointer: true}}, Line: 10}},
+	}
+}
+
+// putSymbols writes a file with one chunk and the given symbols.
+func putSymbols(t *testing.T, tx store.WriteTx, path string, syms symbols.File) {
+	t.Helper()
+	err := tx.PutFile(ctx, store.File{Path: path, Language: language(path), Size: 10, Hash: "h-" + path, MTimeNS: 1000,
+		Lines: 12, Symbols: syms}, []store.Chunk{chunk(1, "body of "+path, path)})
+	if err != nil {
+		t.Fatalf("PutFile(%s): %v", path, err)
+	}
+}
+
+// readSymbols reads a collection's symbols by path.
+func readSymbols(t *testing.T, r store.Reader) ([]string, map[string]store.FileSymbols) {
+	t.Helper()
+	var order []string
+	all := map[string]store.FileSymbols{}
+	if err := r.Symbols(ctx, func(fs store.FileSymbols) error {
+		order = append(order, fs.Path)
+		all[fs.Path] = fs
+		return nil
+	}); err != nil {
+		t.Fatalf("Symbols: %v", err)
+	}
+	return order, all
+}
+
+// testSymbols: a file's symbols come back as written, with the file's id
+// and language, in path order; files without symbols are not listed, and
+// collections do not see each other's.
+func testSymbols(t *testing.T, b Backend) {
+	db := newDB(t, b)
+	tx := begin(t, db, "c", "/r")
+	putSymbols(t, tx, "b.go", fileSymbols("Beta", "alpha"))
+	putSymbols(t, tx, "a.go", fileSymbols("Alpha", "beta"))
+	putSymbols(t, tx, "README.md", symbols.File{})
+	commit(t, tx)
+	tx = begin(t, db, "other", "/o")
+	putSymbols(t, tx, "a.go", fileSymbols("Other", "x"))
+	commit(t, tx)
+
+	r := reader(t, db, "c")
+	order, got := readSymbols(t, r)
+	if !slices.Equal(order, []string{"a.go", "b.go"}) {
+		t.Fatalf("Symbols listed %v, want a.go and b.go (the Markdown file has none)", order)
+	}
+	files, _ := r.Files(ctx)
+	for _, f := range files {
+		if fs, ok := got[f.Path]; ok && (fs.FileID != f.ID || fs.Language != f.Language) {
+			t.Errorf("%s: file id %d, language %q; Files says %d, %q", f.Path, fs.FileID, fs.Language, f.ID, f.Language)
+		}
+	}
+	if want := fileSymbols("Alpha", "beta"); !reflect.DeepEqual(got["a.go"].Symbols, want) {
+		t.Errorf("a.go's symbols\n got: %+v\nwant: %+v", got["a.go"].Symbols, want)
+	}
+	if _, other := readSymbols(t, reader(t, db, "other")); len(other) != 1 || other["a.go"].Symbols.Definitions[0].Name != "Other" {
+		t.Errorf("the other collection's symbols: %+v", other)
+	}
+	stop := fmt.Errorf("stop")
+	calls := 0
+	if err := r.Symbols(ctx, func(store.FileSymbols) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("an error from fn: %v after %d calls, want it returned after 1", err, calls)
+	}
+	if err := db.RemoveCollection(ctx, "other"); err != nil {
+		t.Fatal(err)
+	}
+	if order, _ := readSymbols(t, r); len(order) != 2 {
+		t.Errorf("removing another collection changed this one's symbols: %v", order)
+	}
+}
+
+// testSymbolsIncremental: a changed file's symbols are replaced, a deleted
+// file's removed, in the run's commit and not before; a rolled-back run
+// and a forced rebuild leave what they should.
+func testSymbolsIncremental(t *testing.T, b Backend) {
+	db := newDB(t, b)
+	tx := begin(t, db, "c", "/r")
+	putSymbols(t, tx, "a.go", fileSymbols("Alpha", "x"))
+	putSymbols(t, tx, "b.go", fileSymbols("Beta", "x"))
+	commit(t, tx)
+	r := reader(t, reopen(t, b, db), "c")
+
+	tx = begin(t, db, "c", "/r")
+	states, _ := tx.FileStates(ctx)
+	if err := tx.DeleteFile(ctx, states["a.go"].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.DeleteFile(ctx, states["b.go"].ID); err != nil {
+		t.Fatal(err)
+	}
+	putSymbols(t, tx, "b.go", fileSymbols("BetaTwo", "y"))
+	putSymbols(t, tx, "c.go", fileSymbols("Gamma", "z"))
+	if order, got := readSymbols(t, r); !slices.Equal(order, []string{"a.go", "b.go"}) || got["b.go"].Symbols.Definitions[0].Name != "Beta" {
+		t.Errorf("a reader saw an uncommitted run's symbols: %v", order)
+	}
+	commit(t, tx)
+	order, got := readSymbols(t, r)
+	if !slices.Equal(order, []string{"b.go", "c.go"}) || got["b.go"].Symbols.Definitions[0].Name != "BetaTwo" ||
+		got["b.go"].Symbols.References[1].Name != "y" {
+		t.Errorf("after the run: %v, b.go %+v", order, got["b.go"].Symbols.Definitions)
+	}
+
+	tx = begin(t, db, "c", "/r")
+	if err := tx.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	putSymbols(t, tx, "z.go", fileSymbols("Zulu", "z"))
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if order, _ := readSymbols(t, r); !slices.Equal(order, []string{"b.go", "c.go"}) {
+		t.Errorf("after a rollback: %v", order)
+	}
+
+	tx = begin(t, db, "c", "/r")
+	if err := tx.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	putSymbols(t, tx, "z.go", fileSymbols("Zulu", "z"))
+	commit(t, tx)
+	if order, _ := readSymbols(t, r); !slices.Equal(order, []string{"z.go"}) {
+		t.Errorf("after a forced rebuild: %v", order)
+	}
 }

@@ -1,0 +1,1 @@
+int authenticate(const char *user, const char *password);

@@ -1,0 +1,1 @@
+int handle_login(const char *path);

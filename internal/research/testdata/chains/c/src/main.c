@@ -1,0 +1,6 @@
+#include "router.h"
+
+int main(void) {
+    route("/login");
+    return 0;
+}

@@ -1,0 +1,7 @@
+package main
+
+import "example.com/app/web"
+
+func main() {
+	web.Route("/login")
+}

@@ -1,0 +1,2 @@
+def authenticate(user, password):
+    return bool(user) and bool(password)

@@ -1,0 +1,9 @@
+from app.web import router
+
+
+def main():
+    router.route("/login")
+
+
+if __name__ == "__main__":
+    main()

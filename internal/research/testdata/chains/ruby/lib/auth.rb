@@ -1,0 +1,3 @@
+def authenticate(user, password)
+  !user.empty? && !password.empty?
+end

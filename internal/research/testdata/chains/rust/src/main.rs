@@ -1,0 +1,6 @@
+mod auth;
+mod web;
+
+fn main() {
+    web::router::route("/login");
+}

@@ -1,0 +1,6 @@
+@main
+struct App {
+    static func main() {
+        Router().route("/login")
+    }
+}

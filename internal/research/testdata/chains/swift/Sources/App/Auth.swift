@@ -1,0 +1,3 @@
+func authenticate(user: String, password: String) -> Bool {
+    return !user.isEmpty && !password.isEmpty
+}

@@ -1,0 +1,3 @@
+func handleLogin(_ path: String) -> Bool {
+    return authenticate(user: "guest", password: "secret")
+}

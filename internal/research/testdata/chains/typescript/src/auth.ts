@@ -1,0 +1,3 @@
+export function authenticate(user: string, password: string): boolean {
+  return user !== '' && password !== '';
+}

@@ -1,0 +1,7 @@
+import { route } from './web/router';
+
+function main(): void {
+  route('/login');
+}
+
+main();

@@ -1,0 +1,7 @@
+import { handleLogin } from './login';
+
+export function route(path: string): void {
+  if (path === '/login') {
+    handleLogin(path);
+  }
+}

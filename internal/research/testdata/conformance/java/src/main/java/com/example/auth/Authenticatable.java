@@ -1,0 +1,5 @@
+package com.example.auth;
+
+public interface Authenticatable {
+    boolean authenticate(String user, String password);
+}

@@ -1,0 +1,3 @@
+module example.com/router/v5
+
+go 1.22

@@ -1,0 +1,302 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/lore-dev/lore/internal/symbols"
+)
+
+// The storage format of a file's symbols (what it defines and refers to),
+// shared by every implementation: one blob per file, written with the
+// file's chunks and replaced or removed with them.
+//
+// Layout, all integers uvarints: a format byte, the file's distinct strings
+// (count, then length and bytes of each), then the definitions, the
+// references and the Go method-set facts, each a count followed by its
+// records. Strings are written as indexes into the table: names, kinds and
+// qualifiers repeat within a file, and decoding shares one string per
+// distinct value. Lines are written relative to a neighbour so that most fit
+// in one byte.
+
+// symbolsFormat is the first byte of every encoded blob.
+const symbolsFormat = 1
+
+// maxSymbolRecords bounds the counts a blob may declare, so that a corrupt
+// blob cannot make the decoder allocate without bound.
+const maxSymbolRecords = 1 << 24
+
+// FileSymbols is one file's symbols as a collection holds them.
+type FileSymbols struct {
+	FileID   int64
+	Path     string // slash-separated, relative to the collection's root
+	Language string
+	Symbols  symbols.File
+}
+
+// symbolEncoder builds a blob.
+type symbolEncoder struct {
+	strings map[string]uint64
+	table   []string
+	body    []byte
+}
+
+func (e *symbolEncoder) str(s string) {
+	i, ok := e.strings[s]
+	if !ok {
+		i = uint64(len(e.table))
+		e.strings[s] = i
+		e.table = append(e.table, s)
+	}
+	e.uint(i)
+}
+
+func (e *symbolEncoder) uint(v uint64) { e.body = binary.AppendUvarint(e.body, v) }
+
+func (e *symbolEncoder) int(v int) { e.body = binary.AppendVarint(e.body, int64(v)) }
+
+func (e *symbolEncoder) bool(b bool) {
+	if b {
+		e.uint(1)
+	} else {
+		e.uint(0)
+	}
+}
+
+// EncodeSymbols writes a file's symbols as one blob (nil for a file that
+// has none).
+func EncodeSymbols(f symbols.File) []byte {
+	if f.Empty() {
+		return nil
+	}
+	e := &symbolEncoder{strings: map[string]uint64{"": 0}, table: []string{""},
+		body: make([]byte, 0, 16*(len(f.Definitions)+len(f.References))+64)}
+	e.uint(uint64(len(f.Definitions)))
+	for _, d := range f.Definitions {
+		e.str(d.Name)
+		e.str(d.Kind)
+		e.str(d.Container)
+		e.int(d.Parent)
+		e.str(d.Signature)
+		e.int(d.StartLine)
+		e.int(d.EndLine - d.StartLine)
+		e.int(d.NameLine - d.StartLine)
+		e.int(d.Chunk)
+	}
+	e.uint(uint64(len(f.References)))
+	prevLine, prevChunk := 0, 0
+	for _, r := range f.References {
+		e.str(r.Name)
+		e.str(r.Kind)
+		e.str(r.Qualifier)
+		e.str(r.Target)
+		e.str(r.Alias)
+		e.str(r.Source)
+		e.int(r.Line - prevLine)
+		e.int(r.Args)
+		e.int(r.Enclosing)
+		e.int(r.Chunk - prevChunk)
+		prevLine, prevChunk = r.Line, r.Chunk
+	}
+	e.uint(uint64(len(f.GoMethods)))
+	for _, m := range f.GoMethods {
+		e.str(m.Receiver)
+		e.bool(m.Pointer)
+		e.str(m.Name)
+		e.int(m.Arity)
+		e.int(m.Line)
+	}
+	e.uint(uint64(len(f.GoInterfaces)))
+	for _, i := range f.GoInterfaces {
+		e.str(i.Name)
+		e.bool(i.TypeSet)
+		e.int(i.Line)
+		e.uint(uint64(len(i.Methods)))
+		for _, m := range i.Methods {
+			e.str(m.Name)
+			e.int(m.Arity)
+		}
+		e.uint(uint64(len(i.Embeds)))
+		for _, name := range i.Embeds {
+			e.str(name)
+		}
+	}
+	e.uint(uint64(len(f.GoTypes)))
+	for _, t := range f.GoTypes {
+		e.str(t.Name)
+		e.int(t.Line)
+		e.uint(uint64(len(t.Embeds)))
+		for _, em := range t.Embeds {
+			e.str(em.Name)
+			e.bool(em.Pointer)
+		}
+	}
+
+	out := make([]byte, 0, len(e.body)+8*len(e.table)+8)
+	out = append(out, symbolsFormat)
+	out = binary.AppendUvarint(out, uint64(len(e.table)))
+	for _, s := range e.table {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	return append(out, e.body...)
+}
+
+// symbolDecoder reads a blob; the first error sticks.
+type symbolDecoder struct {
+	b     []byte
+	table []string
+	err   error
+}
+
+func (d *symbolDecoder) fail() {
+	if d.err == nil {
+		d.err = ErrCorrupt
+	}
+	d.b = nil
+}
+
+func (d *symbolDecoder) uint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *symbolDecoder) int() int {
+	v, n := binary.Varint(d.b)
+	if n <= 0 || v > 1<<31 || v < -(1<<31) {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return int(v)
+}
+
+func (d *symbolDecoder) bool() bool { return d.uint() == 1 }
+
+func (d *symbolDecoder) str() string {
+	i := d.uint()
+	if i >= uint64(len(d.table)) {
+		d.fail()
+		return ""
+	}
+	return d.table[i]
+}
+
+// count reads a record count, which each record's first byte bounds.
+func (d *symbolDecoder) count() int {
+	n := d.uint()
+	if n > maxSymbolRecords || n > uint64(len(d.b)) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
+
+// DecodeSymbols reads a blob written by EncodeSymbols; nil or empty is a
+// file without symbols. A malformed blob is ErrCorrupt.
+func DecodeSymbols(b []byte) (symbols.File, error) {
+	var f symbols.File
+	if len(b) == 0 {
+		return f, nil
+	}
+	if b[0] != symbolsFormat {
+		return f, fmt.Errorf("symbols format %d: %w", b[0], ErrCorrupt)
+	}
+	d := &symbolDecoder{b: b[1:]}
+	n := d.count()
+	d.table = make([]string, 0, n)
+	for range n {
+		l := d.uint()
+		if l > uint64(len(d.b)) {
+			d.fail()
+			break
+		}
+		d.table = append(d.table, string(d.b[:l]))
+		d.b = d.b[l:]
+	}
+	if n = d.count(); n > 0 {
+		f.Definitions = make([]symbols.Definition, n)
+		for i := range f.Definitions {
+			def := &f.Definitions[i]
+			def.Name, def.Kind, def.Container = d.str(), d.str(), d.str()
+			def.Parent = d.int()
+			def.Signature = d.str()
+			def.StartLine = d.int()
+			def.EndLine = def.StartLine + d.int()
+			def.NameLine = def.StartLine + d.int()
+			def.Chunk = d.int()
+		}
+	}
+	if n = d.count(); n > 0 {
+		f.References = make([]symbols.Reference, n)
+		line, chunk := 0, 0
+		for i := range f.References {
+			r := &f.References[i]
+			r.Name, r.Kind, r.Qualifier, r.Target, r.Alias, r.Source = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
+			line += d.int()
+			r.Line = line
+			r.Args = d.int()
+			r.Enclosing = d.int()
+			chunk += d.int()
+			r.Chunk = chunk
+		}
+	}
+	if n = d.count(); n > 0 {
+		f.GoMethods = make([]symbols.GoMethod, n)
+		for i := range f.GoMethods {
+			m := &f.GoMethods[i]
+			m.Receiver = d.str()
+			m.Pointer = d.bool()
+			m.Name = d.str()
+			m.Arity = d.int()
+			m.Line = d.int()
+		}
+	}
+	if n = d.count(); n > 0 {
+		f.GoInterfaces = make([]symbols.GoInterface, n)
+		for i := range f.GoInterfaces {
+			it := &f.GoInterfaces[i]
+			it.Name = d.str()
+			it.TypeSet = d.bool()
+			it.Line = d.int()
+			if k := d.count(); k > 0 {
+				it.Methods = make([]symbols.GoMethodSpec, k)
+				for j := range it.Methods {
+					it.Methods[j] = symbols.GoMethodSpec{Name: d.str(), Arity: d.int()}
+				}
+			}
+			if k := d.count(); k > 0 {
+				it.Embeds = make([]string, k)
+				for j := range it.Embeds {
+					it.Embeds[j] = d.str()
+				}
+			}
+		}
+	}
+	if n = d.count(); n > 0 {
+		f.GoTypes = make([]symbols.GoType, n)
+		for i := range f.GoTypes {
+			t := &f.GoTypes[i]
+			t.Name = d.str()
+			t.Line = d.int()
+			if k := d.count(); k > 0 {
+				t.Embeds = make([]symbols.GoEmbed, k)
+				for j := range t.Embeds {
+					t.Embeds[j] = symbols.GoEmbed{Name: d.str(), Pointer: d.bool()}
+				}
+			}
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail() // trailing bytes
+	}
+	if d.err != nil {
+		return symbols.File{}, d.err
+	}
+	return f, nil
+}

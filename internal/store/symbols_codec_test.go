@@ -1,0 +1,118 @@
+package store
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/lore-dev/lore/internal/chunk"
+	"github.com/lore-dev/lore/internal/symbols"
+)
+
+// symbolSources are files whose symbols the codec must carry unchanged:
+// what the chunker extracts from real code, Go method sets included.
+var symbolSources = []struct{ path, language, src string }{
+	{"auth/login.go", "go", `package auth
+
+import (
+	"fmt"
+	h "net/http"
+)
+
+type Authenticatable interface {
+	Authenticate(user, password string) error
+	fmt.Stringer
+}
+
+type Guest struct {
+	*Base
+	name string
+}
+
+func (g *Guest) Authenticate(user, password string) error { return nil }
+
+func HandleLogin(w h.ResponseWriter, r *h.Request) {
+	if err := authenticate(r); err != nil {
+		fmt.Println(err)
+	}
+}
+`},
+	{"app/models.py", "python", `import os
+from .base import Model as M
+
+class User(M):
+    def save(self):
+        return os.path.join(self.dir, helper())
+`},
+	{"src/Guest.swift", "swift", `protocol Authenticatable { func authenticate() -> Bool }
+struct Guest {}
+extension Guest: Authenticatable {
+    func authenticate() -> Bool { return check("guest") }
+}
+`},
+}
+
+func TestSymbolsCodecRoundTrip(t *testing.T) {
+	for _, s := range symbolSources {
+		t.Run(s.path, func(t *testing.T) {
+			_, f := chunk.Analyze(s.path, s.language, []byte(s.src))
+			if len(f.Definitions) == 0 || len(f.References) == 0 {
+				t.Fatalf("the fixture has no symbols: %+v", f)
+			}
+			got, err := DecodeSymbols(EncodeSymbols(f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, f) {
+				t.Errorf("round trip changed the symbols\n got: %+v\nwant: %+v", got, f)
+			}
+		})
+	}
+	if b := EncodeSymbols(symbols.File{}); b != nil {
+		t.Errorf("a file without symbols encodes as %v, want nil", b)
+	}
+	if f, err := DecodeSymbols(nil); err != nil || !f.Empty() {
+		t.Errorf("DecodeSymbols(nil) = %+v, %v", f, err)
+	}
+}
+
+// TestSymbolsCodecCorrupt: every truncation and a few altered bytes of a
+// real blob are refused as ErrCorrupt or decode to something; nothing
+// panics or allocates without bound.
+func TestSymbolsCodecCorrupt(t *testing.T) {
+	_, f := chunk.Analyze(symbolSources[0].path, symbolSources[0].language, []byte(symbolSources[0].src))
+	blob := EncodeSymbols(f)
+	for n := 1; n < len(blob); n++ {
+		if _, err := DecodeSymbols(blob[:n]); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("truncated to %d of %d bytes: %v, want ErrCorrupt", n, len(blob), err)
+		}
+	}
+	for _, bad := range [][]byte{
+		{9}, // unknown format
+		{symbolsFormat, 0xff, 0xff, 0xff, 0xff, 0x0f}, // a huge string table
+		{symbolsFormat, 1, 0, 1, 7},                   // a string index out of the table
+		append(append([]byte{}, blob...), 0),          // trailing bytes
+	} {
+		if _, err := DecodeSymbols(bad); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("DecodeSymbols(%v): %v, want ErrCorrupt", bad[:min(len(bad), 8)], err)
+		}
+	}
+}
+
+func FuzzDecodeSymbols(f *testing.F) {
+	for _, s := range symbolSources {
+		_, syms := chunk.Analyze(s.path, s.language, []byte(s.src))
+		f.Add(EncodeSymbols(syms))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := DecodeSymbols(b)
+		if err != nil {
+			return
+		}
+		// What decodes encodes back to something that decodes the same.
+		again, err := DecodeSymbols(EncodeSymbols(got))
+		if err != nil || !reflect.DeepEqual(again, got) && !got.Empty() {
+			t.Fatalf("re-encoding changed the symbols: %v", err)
+		}
+	})
+}
