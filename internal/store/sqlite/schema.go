@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // schema creates a new database at SchemaVersion. Everything a collection
 // holds names its collection, directly or through its file or chunk, so
@@ -94,7 +94,26 @@ CREATE TABLE chunk_vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
 );
-` + factsSchema
+` + factsSchema + gramsSchema
+
+// gramsSchema holds the exact search's n-gram index: one row per walked
+// file, so that a run rewrites only the files it changed.
+const gramsSchema = `
+CREATE TABLE file_grams (
+	id            INTEGER PRIMARY KEY,
+	collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+	path          TEXT NOT NULL,
+	size          INTEGER NOT NULL,
+	mtime_ns      INTEGER NOT NULL,
+	binary        INTEGER NOT NULL,
+	grams         BLOB,
+	UNIQUE (collection_id, path)
+);
+`
+
+// fromVersion6 adds the n-gram index; each collection's next run fills it
+// (files without grams are searched by scanning until then).
+const fromVersion6 = gramsSchema
 
 // factsSchema holds the packages and specs of each collection, as plain
 // rows; they are ranked in Go (package search), not in SQL.
@@ -232,8 +251,10 @@ func (d *DB) migrate(ctx context.Context) error {
 		return nil
 	case current > SchemaVersion:
 		return fmt.Errorf("index %s has schema version %d, newer than this lore (%d); upgrade lore or delete the index", d.path, current, SchemaVersion)
+	case current == 6:
+		script = fromVersion6
 	case current == 5:
-		script = fromVersion5
+		script = fromVersion5 + fromVersion6
 	case current == 0:
 		script = schema
 	default:

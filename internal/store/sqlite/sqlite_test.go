@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -175,7 +176,7 @@ func TestMigrateFromVersion5(t *testing.T) {
 		t.Fatalf("files kept by the migration: %v, %v", states, err)
 	}
 	meta, err := tx.Meta(ctx)
-	if err != nil || meta[store.MetaSchemaVersion] != "6" || meta[store.MetaFileCount] != "4" || meta[store.MetaAnalyzerVersion] == "" {
+	if err != nil || meta[store.MetaSchemaVersion] != strconv.Itoa(SchemaVersion) || meta[store.MetaFileCount] != "4" || meta[store.MetaAnalyzerVersion] == "" {
 		t.Fatalf("metadata after the migration: %v, %v", meta, err)
 	}
 	if err := tx.Commit(ctx, time.Now()); err != nil {
