@@ -9,6 +9,7 @@ import (
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/querylimit"
+	"github.com/lore-dev/lore/internal/trigram"
 )
 
 // matcher finds the lines of a buffer that match a query. It is built once
@@ -28,16 +29,18 @@ type matcher struct {
 	// of re contains a match of prefilter. nil means every line is a
 	// candidate.
 	prefilter *matcher
+	// grams says which files can hold a match, by their trigrams.
+	grams *trigram.Query
 }
 
 func newMatcher(query string, regex, caseSensitive bool) (*matcher, error) {
 	if !regex {
 		switch {
 		case caseSensitive:
-			return &matcher{literal: []byte(query)}, nil
+			return &matcher{literal: []byte(query), grams: trigram.Literal(query)}, nil
 		case isASCII(query):
 			lower := []byte(strings.ToLower(query))
-			return &matcher{literal: lower, fold: newFoldIndex(lower)}, nil
+			return &matcher{literal: lower, fold: newFoldIndex(lower), grams: trigram.Literal(query)}, nil
 		}
 		query = regexp.QuoteMeta(query)
 	}
@@ -61,8 +64,9 @@ func newMatcher(query string, regex, caseSensitive bool) (*matcher, error) {
 	if err != nil {
 		return nil, errs.New(errs.Invalid, CodeInvalidArgument, "invalid regex %q: %v", query, err).With("query", query).Wrap(err)
 	}
-	m := &matcher{re: re}
-	lit, fold := requiredLiteral(parsed.Simplify())
+	simple := parsed.Simplify()
+	m := &matcher{re: re, grams: trigram.Regexp(simple)}
+	lit, fold := requiredLiteral(simple)
 	switch {
 	case len(lit) == 0:
 	case !fold:

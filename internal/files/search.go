@@ -10,11 +10,13 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/querylimit"
+	"github.com/lore-dev/lore/internal/trigram"
 )
 
 // Search limits and preview size.
@@ -102,6 +104,7 @@ func (s *Service) Search(ctx context.Context, q SearchQuery) (*SearchResult, err
 	if err != nil {
 		return nil, err
 	}
+	s.planScopes(ctx, scopes, m)
 
 	hits, err := runSearch(ctx, scopes, m, limit+1) // one more than asked tells whether there are more
 	if err != nil {
@@ -121,6 +124,47 @@ type scope struct {
 	dir  string // folder to walk, relative; used when file is ""
 	file string // a single file to search
 	glob []string
+
+	// The root's n-gram index, if any, and the files of it that may
+	// match; listed says to take the files from the index rather than
+	// walk (see FileIndex.Complete).
+	ix     *FileIndex
+	cand   trigram.Set
+	listed bool
+}
+
+// planScopes finds the n-gram index of each scope's root and the files of
+// it that may match. A scope whose folder is reached through a symlink is
+// walked: the index knows its files under their own paths.
+func (s *Service) planScopes(ctx context.Context, scopes []scope, m *matcher) {
+	if s.index == nil {
+		return
+	}
+	type found struct {
+		ix   *FileIndex
+		cand trigram.Set
+	}
+	byRoot := map[*fsroot.Root]found{}
+	for i := range scopes {
+		sc := &scopes[i]
+		if sc.file != "" {
+			continue
+		}
+		f, ok := byRoot[sc.root]
+		if !ok {
+			if ix := s.index(ctx, sc.root.Path()); ix != nil && ix.Grams != nil && ix.Grams.Len() == len(ix.Files) {
+				f = found{ix, ix.Grams.Candidates(m.grams)}
+			}
+			byRoot[sc.root] = f
+		}
+		if f.ix == nil {
+			continue
+		}
+		sc.ix, sc.cand = f.ix, f.cand
+		if real, err := sc.root.Resolve(sc.dir); err == nil && real == joinAbs(sc.root, sc.dir) {
+			sc.listed = f.ix.Complete
+		}
+	}
 }
 
 // searchScopes turns the Path of a query into the parts of each repository
@@ -373,9 +417,27 @@ func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBa
 			}
 			continue
 		}
+		if sc.listed {
+			if err := listIndexed(ctx, sc, func(f fsroot.File) error { return add(sc.repo, f) }); err != nil {
+				return err
+			}
+			continue
+		}
 		err := sc.root.Walk(ctx, fsroot.WalkOptions{Dir: sc.dir}, func(f fsroot.File) error {
 			if sc.glob != nil && !globMatch(sc.glob, f.Rel) {
 				return nil
+			}
+			if f.Linked {
+				// A file reached through a link is reported once, under
+				// its own path, as the indexer does.
+				if _, visible := sc.root.OwnPath(f.Abs); visible {
+					return nil
+				}
+			}
+			if sc.ix != nil {
+				if i, ok := sc.ix.find(f.Rel); ok && sc.ix.skip(i, f.Size, f.ModTime.UnixNano(), sc.cand) {
+					return nil
+				}
 			}
 			return add(sc.repo, f)
 		})
@@ -384,6 +446,29 @@ func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBa
 		}
 	}
 	return flush()
+}
+
+// listIndexed calls fn with the files of sc's index that may match, in
+// walk order, without walking.
+func listIndexed(ctx context.Context, sc scope, fn func(fsroot.File) error) error {
+	lo, hi := sc.ix.under(sc.dir)
+	for i := lo; i < hi; i++ {
+		if i&1023 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		f := &sc.ix.Files[i]
+		if f.Binary || (f.HasGrams && !sc.cand.Has(i)) {
+			continue
+		}
+		if sc.glob != nil && !globMatch(sc.glob, f.Path) {
+			continue
+		}
+		err := fn(fsroot.File{Rel: f.Path, Abs: joinAbs(sc.root, f.Path), Size: f.Size, ModTime: time.Unix(0, f.MTimeNS)})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // searchOneFile returns up to want hits in one file. buf is a reusable read
