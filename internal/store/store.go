@@ -113,6 +113,8 @@ type Reader interface {
 	Packages(ctx context.Context) ([]packages.Package, error)
 	// Specs returns every spec with its requirements and scenarios, by ID.
 	Specs(ctx context.Context) ([]specs.Spec, error)
+	// GramStates is what the n-gram index holds of each file, by path.
+	GramStates(ctx context.Context) (map[string]GramState, error)
 	// Grams calls fn with every file of the n-gram index, ordered by path
 	// (byte order); an error from fn stops and is returned.
 	Grams(ctx context.Context, fn func(GramFile) error) error

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -11,7 +12,21 @@ import (
 
 // GramStates returns what the n-gram index holds of each file, by path.
 func (t *tx) GramStates(ctx context.Context) (map[string]store.GramState, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT path, size, mtime_ns FROM file_grams WHERE collection_id = ?`, t.collection)
+	return gramStates(ctx, t.tx.QueryContext, t.collection)
+}
+
+// GramStates returns what the n-gram index holds of each file, by path;
+// nothing in a database of the previous schema.
+func (r *reader) GramStates(ctx context.Context) (map[string]store.GramState, error) {
+	states, err := gramStates(ctx, r.d.query, r.id)
+	if isNoSuchTable(err) {
+		return map[string]store.GramState{}, nil
+	}
+	return states, err
+}
+
+func gramStates(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), collection int64) (map[string]store.GramState, error) {
+	rows, err := query(ctx, `SELECT path, size, mtime_ns FROM file_grams WHERE collection_id = ?`, collection)
 	if err != nil {
 		return nil, fmt.Errorf("reading the n-gram index: %w", err)
 	}

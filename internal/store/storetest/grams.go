@@ -41,6 +41,9 @@ func testGrams(t *testing.T, b Backend) {
 		t.Fatalf("GramStates in the run: %v, %v", states, err)
 	}
 	commit(t, tx)
+	if states, err := reader(t, db, "a").GramStates(ctx); err != nil || len(states) != 4 || states["logo.png"] != (store.GramState{Size: 99, MTimeNS: 6}) {
+		t.Fatalf("GramStates of the reader: %v, %v", states, err)
+	}
 	// Byte order of paths: "src.txt" < "src/a.go" ('.' < '/'); a binary
 	// file's grams are not kept.
 	want := []string{"logo.png 99 6 true ", "src.txt 3 7 false 00", "src/a.go 4 8 false 03", "src/b.go 10 5 false 0102"}
