@@ -71,6 +71,12 @@ type SearchResult struct {
 // querylimit.MaxBytes, or a regex expanding to more than
 // querylimit.MaxRegexSize instructions, is refused with QUERY_TOO_LONG.
 //
+// A file reached through a symlink inside the root is searched once, under
+// its own path (as the indexer does), unless the searched folder is itself
+// reached through that link. With an index (WithIndex), files whose
+// trigrams rule out a match are not read, and an index vouched complete
+// replaces the walk: the results are the same.
+//
 // Files are read and scanned by a pool of workers while the tree is walked;
 // once the files already done, in order, hold more than Limit matches, the
 // rest of the work is cancelled.
