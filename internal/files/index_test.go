@@ -277,3 +277,34 @@ func FuzzIndexedSearch(f *testing.F) {
 		sameAnswer(t, scan, with, SearchQuery{Query: query, Regex: regex, CaseSensitive: caseSensitive, Limit: MaxSearchLimit}, "fuzz")
 	})
 }
+
+// TestListedFilesStayConfined checks that a file listed by an index, then
+// replaced by a link leading outside the root, is not read there even if
+// the index is (wrongly) vouched complete.
+func TestListedFilesStayConfined(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"outside/secret.txt": "needle secret outside\n",
+		"code/a.txt":         "needle inside\n",
+		"code/b.txt":         "needle tool\n",
+	})
+	code := filepath.Join(dir, "code")
+	ix := indexRoot(t, code, filepath.Join(dir, "index.db"))
+	os.Remove(filepath.Join(code, "b.txt"))
+	if err := os.Symlink(filepath.Join(dir, "outside", "secret.txt"), filepath.Join(code, "b.txt")); err != nil {
+		t.Fatal(err)
+	}
+	svc := withIndex(New(nil, openRoot(t, code)), ix, true)
+	res, err := svc.Search(context.Background(), SearchQuery{Query: "needle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Results {
+		if strings.Contains(h.Preview, "secret") {
+			t.Fatalf("read outside the root through a link: %+v", h)
+		}
+	}
+	if len(res.Results) != 1 {
+		t.Errorf("results %+v, want only a.txt", res.Results)
+	}
+}

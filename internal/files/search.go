@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -304,6 +306,10 @@ type searchBatch struct {
 type searchFile struct {
 	repo string
 	file fsroot.File
+	// confined, set for files listed from an index rather than just
+	// walked, is the root to open the file through: whatever changed
+	// since the run, it cannot lead outside the root.
+	confined *fsroot.Root
 }
 
 type batchHits struct {
@@ -389,6 +395,7 @@ func runSearch(ctx context.Context, scopes []scope, m *matcher, want int) ([]Sea
 // batches.
 func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBatch) error {
 	var cur searchBatch
+	var addFile func(searchFile) error
 	curBytes := int64(0)
 	flush := func() error {
 		if len(cur.files) == 0 {
@@ -404,7 +411,11 @@ func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBa
 		}
 	}
 	add := func(repo string, f fsroot.File) error {
-		cur.files = append(cur.files, searchFile{repo, f})
+		return addFile(searchFile{repo: repo, file: f})
+	}
+	addFile = func(sf searchFile) error {
+		f := sf.file
+		cur.files = append(cur.files, sf)
 		curBytes += f.Size
 		if len(cur.files) >= batchMaxFiles || curBytes >= batchMaxBytes {
 			return flush()
@@ -424,7 +435,7 @@ func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBa
 			continue
 		}
 		if sc.listed {
-			if err := listIndexed(ctx, sc, func(f fsroot.File) error { return add(sc.repo, f) }); err != nil {
+			if err := listIndexed(ctx, sc, func(f fsroot.File) error { return addFile(searchFile{repo: sc.repo, file: f, confined: sc.root}) }); err != nil {
 				return err
 			}
 			continue
@@ -486,7 +497,13 @@ func searchOneFile(job searchFile, m *matcher, want int, buf []byte) ([]SearchHi
 	}
 	// The walk's size is enough: a file that grew since is searched up to
 	// that size, one that shrank up to its end.
-	data, err := readWalked(job.file, buf)
+	var data []byte
+	var err error
+	if job.confined != nil {
+		data, err = readConfined(job.confined, job.file, buf)
+	} else {
+		data, err = readWalked(job.file, buf)
+	}
 	buf = data[:0]
 	if err != nil {
 		return nil, buf
@@ -499,6 +516,22 @@ func searchOneFile(job searchFile, m *matcher, want int, buf []byte) ([]SearchHi
 		hits = append(hits, SearchHit{Repo: job.repo, Path: job.file.Rel, Line: h.n, Preview: preview(h.line, h.start, h.end)})
 	})
 	return hits, buf
+}
+
+// readConfined is readWalked for a file listed by an index: opened
+// through the root (see fsroot.Root.OpenFile), up to the listed size.
+func readConfined(r *fsroot.Root, f fsroot.File, buf []byte) ([]byte, error) {
+	fh, _, err := r.OpenFile(f.Rel)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer fh.Close()
+	buf = slices.Grow(buf[:0], int(f.Size))[:f.Size]
+	n, err := io.ReadFull(fh, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return buf[:0], fmt.Errorf("reading %s: %w", f.Rel, err)
+	}
+	return buf[:n], nil
 }
 
 // preview returns line without surrounding blanks, cut to about
