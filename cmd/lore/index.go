@@ -29,8 +29,8 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	format := fs.String("format", "human", "output format: human or json")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	specsDir := fs.String("specs-dir", "", "the specs folder, relative to PATH (default: openspec/ and specs/ under PATH)")
-	maxSize := fs.Int64("max-file-size", 0, "skip files larger than this many bytes (default 1 MiB; -1: no limit)")
-	skipDirs := fs.String("skip-dir", "", "more folder names to skip, comma-separated (node_modules, target/ beside Cargo.toml, … are skipped already)")
+	maxSize := fs.Int64("max-file-size", 0, "skip files larger than this many bytes (default: the last run's, else 1 MiB; -1: no limit)")
+	skipDirs := fs.String("skip-dir", "", "more folder names to skip, comma-separated (node_modules, target/ beside Cargo.toml, … are skipped already); kept for later runs, --skip-dir '' clears")
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
 	noWait := fs.Bool("no-wait", false, "fail at once, instead of waiting, when another lore process is updating the index")
 	collection := fs.String("collection", "", "index PATH as this named collection of the collections database (see lore collections)")
@@ -70,6 +70,9 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	}
 	req := svc.IndexRequest{Root: root.Path(), Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
 		NoWait: *noWait, OnWait: func(pid int) { fmt.Fprintln(a.stderr, waitingMessage(loc.Database, pid)) }}
+	if flagSet(fs, "skip-dir") {
+		req.SkipDirs = []string{} // named, even empty: replaces the recorded ones
+	}
 	for _, d := range strings.Split(*skipDirs, ",") {
 		if d = strings.TrimSpace(d); d != "" {
 			req.SkipDirs = append(req.SkipDirs, d)

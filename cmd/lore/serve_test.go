@@ -9,21 +9,33 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// loreBinary builds lore into the test's temporary folder, for tests that
-// need a real process (stdio belongs to the process).
+// loreBinary is lore built once for this test binary's run, for tests
+// that need a real process (stdio belongs to the process). One build
+// instead of one per test: each link takes seconds on a loaded machine.
 func loreBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lore")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building lore: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.path = filepath.Join(testBinDir, "lore")
+		built.out, built.err = exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("building lore: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.path
+}
+
+var built struct {
+	once sync.Once
+	path string
+	out  []byte
+	err  error
 }
 
 // serveEnv is a clean environment for a lore process: its own cache, no

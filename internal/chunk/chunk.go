@@ -62,11 +62,16 @@ const (
 	maxChunkBytes     = 3200
 	mergeMaxLines     = 40
 	mergeMaxBytes     = 1600
-	smallDefLines     = 5         // definitions shorter than this may merge with neighbours
-	smallSectionLines = 8         // documentation sections shorter than this may merge
-	maxSignature      = 200       // bytes
-	maxParseBytes     = 1 << 20   // larger files are split into blocks without parsing
-	parseTimeoutUS    = 3_000_000 // a parse taking longer falls back to blocks
+	smallDefLines     = 5       // definitions shorter than this may merge with neighbours
+	smallSectionLines = 8       // documentation sections shorter than this may merge
+	maxSignature      = 200     // bytes
+	maxParseBytes     = 1 << 20 // larger files are split into blocks without parsing
+	// parseTimeoutUS is a last guard against a grammar that never ends: a
+	// parse taking longer falls back to blocks. tree-sitter measures it in
+	// wall time, so it sits far above any real parse of a file under
+	// maxParseBytes even on a machine loaded tenfold; a tighter limit made
+	// the chunks of a big file depend on the machine's load.
+	parseTimeoutUS = 60_000_000
 )
 
 // Split cuts src, the content of the file at path in the given language (as

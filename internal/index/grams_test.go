@@ -103,7 +103,13 @@ func TestGramsFollowRuns(t *testing.T) {
 	if g := gramFiles(t, indexPath); len(g) != 0 {
 		t.Errorf("a run with skipped folders keeps grams of %d files", len(g))
 	}
-	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil { // keeps the skipped folders
+		t.Fatal(err)
+	}
+	if g := gramFiles(t, indexPath); len(g) != 0 {
+		t.Errorf("a run keeping the skipped folders keeps grams of %d files", len(g))
+	}
+	if _, err := runAt(ctx, indexPath, index.Options{Root: root, SkipDirs: []string{}}); err != nil {
 		t.Fatal(err)
 	}
 	if g := gramFiles(t, indexPath); len(g) != 6 {

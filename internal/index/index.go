@@ -19,11 +19,16 @@ type Options struct {
 	Embedder   string // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
 	SpecsDir   string // where specs live, relative to Root; empty finds openspec/ and specs/
 	Workers    int    // parse workers; 0 means GOMAXPROCS
-	// MaxFileSize skips larger files; 0 means the walker's default (1 MiB),
-	// a negative value means no limit.
+	// MaxFileSize skips larger files; 0 keeps the limit the collection was
+	// last indexed with, or the walker's default (1 MiB); a negative value
+	// means no limit.
 	MaxFileSize int64
-	SkipDirs    []string       // folder names to skip besides ignore rules and the default list
-	Progress    func(Progress) // called as files are processed; may be nil
+	// SkipDirs are folder names to skip besides ignore rules and the
+	// default list; nil keeps the ones the collection was last indexed
+	// with (so a watching server's runs skip what the user's did), an
+	// empty slice clears them.
+	SkipDirs []string
+	Progress func(Progress) // called as files are processed; may be nil
 	// NoWait makes a run whose collection another run is writing (in
 	// this process or another) fail at once with INDEX_BUSY instead of
 	// waiting for it.

@@ -29,19 +29,21 @@ func (c Changes) Total() int { return c.Changed + c.Added + c.Removed }
 // Pending compares the files under root with what the collection r
 // remembers of them, by size and modification time, without reading a
 // file: the changes an index run would pick up. location is the index's
-// database, never counted as a file of the root. The walk uses the default
-// options (a run with --skip-dir or --max-file-size may see fewer files).
+// database, never counted as a file of the root. The walk skips what the
+// collection's last run skipped (its --skip-dir and --max-file-size).
 func Pending(ctx context.Context, r store.Reader, root *fsroot.Root, location string) (*Changes, error) {
 	known, err := r.FileStates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := r.Meta(ctx)
 	if err != nil {
 		return nil, err
 	}
 	// Generated files (lock files, bundles) are only in the n-gram index,
 	// when the collection keeps one.
 	var generated map[string]store.GramState
-	if meta, err := r.Meta(ctx); err != nil {
-		return nil, err
-	} else if meta[store.MetaGramWalk] == store.GramWalkDefault {
+	if meta[store.MetaGramWalk] == store.GramWalkDefault {
 		all, err := r.GramStates(ctx)
 		if err != nil {
 			return nil, err
@@ -53,7 +55,7 @@ func Pending(ctx context.Context, r store.Reader, root *fsroot.Root, location st
 			}
 		}
 	}
-	files, err := walk(ctx, root, location, fsroot.WalkOptions{})
+	files, err := walk(ctx, root, location, recordedWalkOptions(meta))
 	if err != nil {
 		return nil, err
 	}

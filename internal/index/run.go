@@ -99,12 +99,19 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if opts.SpecsDir == "" {
 		opts.SpecsDir = prevMeta[store.MetaSpecsDir] // keep the folder the root was indexed with
 	}
+	walkOpts := recordedWalkOptions(prevMeta)
+	if opts.SkipDirs != nil {
+		walkOpts.SkipDirs = opts.SkipDirs
+	}
+	if opts.MaxFileSize != 0 {
+		walkOpts.MaxFileSize = opts.MaxFileSize
+	}
 	if v, ok := prevMeta[store.MetaAnalyzerVersion]; ok && v != tokenize.Version {
 		opts.Force = true // terms are made differently now: old ones would not match
 	}
 	// The n-gram index lists every file the exact search would walk, so
 	// it is kept only when this run walks the same way.
-	keepGrams := len(opts.SkipDirs) == 0 && (opts.MaxFileSize == 0 || opts.MaxFileSize == fsroot.DefaultMaxFileSize)
+	keepGrams := len(walkOpts.SkipDirs) == 0 && (walkOpts.MaxFileSize == 0 || walkOpts.MaxFileSize == fsroot.DefaultMaxFileSize)
 	gramKnown, err := tx.GramStates(ctx)
 	if err != nil {
 		return nil, err
@@ -122,7 +129,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		}
 	}
 
-	files, err := walk(ctx, root, db.Location(), fsroot.WalkOptions{MaxFileSize: opts.MaxFileSize, SkipDirs: opts.SkipDirs})
+	files, err := walk(ctx, root, db.Location(), walkOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +195,9 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		return nil, err
 	}
 	if err := tx.SetMeta(ctx, store.MetaSpecsDir, opts.SpecsDir); err != nil {
+		return nil, err
+	}
+	if err := recordWalkOptions(ctx, tx, walkOpts); err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
@@ -456,4 +466,28 @@ func writeMeta(ctx context.Context, tx store.WriteTx, root string, now time.Time
 		}
 	}
 	return tx.DeleteMeta(ctx, store.MetaRebuildRequired)
+}
+
+// recordedWalkOptions are the walk options a collection was last indexed
+// with, as recordWalkOptions kept them in its meta.
+func recordedWalkOptions(meta map[string]string) fsroot.WalkOptions {
+	var o fsroot.WalkOptions
+	if v := meta[store.MetaSkipDirs]; v != "" {
+		o.SkipDirs = strings.Split(v, ",")
+	}
+	o.MaxFileSize, _ = strconv.ParseInt(meta[store.MetaMaxFileSize], 10, 64)
+	return o
+}
+
+// recordWalkOptions keeps a run's walk options in the collection's meta,
+// for the runs that do not name theirs (a watching server's) and for
+// Pending.
+func recordWalkOptions(ctx context.Context, tx store.WriteTx, o fsroot.WalkOptions) error {
+	if err := tx.SetMeta(ctx, store.MetaSkipDirs, strings.Join(o.SkipDirs, ",")); err != nil {
+		return err
+	}
+	if o.MaxFileSize == 0 {
+		return tx.DeleteMeta(ctx, store.MetaMaxFileSize)
+	}
+	return tx.SetMeta(ctx, store.MetaMaxFileSize, strconv.FormatInt(o.MaxFileSize, 10))
 }

@@ -199,6 +199,8 @@ const (
 	MetaSpecCount       = "spec_count"
 	MetaAnalyzerVersion = "analyzer_version"
 	MetaSpecsDir        = "specs_dir"
+	MetaSkipDirs        = "skip_dirs"        // the run's extra folders to skip, comma-separated
+	MetaMaxFileSize     = "max_file_size"    // the run's size limit in bytes; absent: the walker's default
 	MetaEmbedderSpec    = "embedder_spec"    // the spec the user gave (builtin, model2vec:<dir>, …)
 	MetaEmbedder        = "embedder"         // the embedder's identity, to never mix vectors
 	MetaSchemaVersion   = "schema_version"   // the database's, reported with the collection's
