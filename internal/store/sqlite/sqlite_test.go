@@ -3,6 +3,7 @@ package sqlite
 import (
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -337,5 +338,67 @@ func TestChunkMetaFallsBackToTheTable(t *testing.T) {
 	db.db.QueryRow(`SELECT count(*) FROM blobs WHERE name = 'chunkmeta'`).Scan(&n)
 	if n != 1 {
 		t.Error("a run without changes did not write the missing blob")
+	}
+}
+
+// TestReadVersion7: an index of the previous schema (symbols, no n-gram
+// index) stays readable, its n-gram index empty; the first run adds the
+// table in place and keeps the files.
+func TestReadVersion7(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v7.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Write(ctx, store.DefaultCollection, "/repo", store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.PutFile(ctx, store.File{Path: "a.go", Language: "go", Hash: "h"},
+		[]store.Chunk{{StartLine: 1, EndLine: 1, Kind: "function", Content: "package a"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{`DROP TABLE file_grams`, `UPDATE meta SET value = '7' WHERE key = 'schema_version'`} {
+		if _, err := db.db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatalf("reading a version 7 index: %v", err)
+	}
+	r, err := ro.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := r.GramStates(ctx)
+	if err != nil || len(states) != 0 {
+		t.Errorf("n-gram index of a version 7 index: %v, %v; want empty", states, err)
+	}
+	if err := r.Grams(ctx, func(store.GramFile) error { return errors.New("a file in a table that does not exist") }); err != nil {
+		t.Error(err)
+	}
+	ro.Close()
+
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err = db.Write(ctx, store.DefaultCollection, "/repo", store.WriteOptions{})
+	if err != nil {
+		t.Fatalf("migrating: %v", err)
+	}
+	defer tx.Rollback()
+	if files, err := tx.FileStates(ctx); err != nil || len(files) != 1 {
+		t.Fatalf("files kept by the migration: %v, %v", files, err)
+	}
+	if err := tx.PutGrams(ctx, store.GramFile{Path: "a.go", Size: 9, Grams: []byte{1}}); err != nil {
+		t.Errorf("writing the n-gram index after the migration: %v", err)
 	}
 }

@@ -85,7 +85,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading index %s: %w", path, err)
 	}
-	if v != SchemaVersion {
+	if v != SchemaVersion && v != readableVersion {
 		d.Close()
 		if v == 0 {
 			return nil, errs.New(errs.NoIndex, errs.CodeNoIndex, "the index at %s has not been built yet", path)
@@ -95,6 +95,10 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	}
 	return d, nil
 }
+
+// readableVersion is an older schema this lore still reads: version 7
+// lacks only the n-gram index, which its readers see as empty.
+const readableVersion = 7
 
 // openReadOnly opens path for queries and reads its schema version;
 // immutable opens it without locks or a -shm file.
