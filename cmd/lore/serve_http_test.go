@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
 	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
