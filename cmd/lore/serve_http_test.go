@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -61,7 +62,9 @@ var servingRE = regexp.MustCompile(`serving (?:MCP|the REST API) at http://([^/\
 // exit code and the whole stderr.
 func (s *httpServer) terminate(t *testing.T, sig os.Signal) (int, string) {
 	t.Helper()
-	if err := s.cmd.Process.Signal(sig); err != nil {
+	// A process already gone (an earlier signal ended it) just reports
+	// how it exited.
+	if err := s.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		t.Fatal(err)
 	}
 	select {

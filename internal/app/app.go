@@ -51,16 +51,18 @@ type App struct {
 	collections string   // the database of named collections; "" until first needed
 	served      []string // the named collections served; nil means all
 
-	mu        sync.Mutex
-	dbs       map[string]store.DB              // read-only databases by location
-	engines   map[store.Locator]*search.Engine // by collection
-	packages  map[store.Locator]*Packages      // the last loaded generation of each
-	specs     map[store.Locator]*specIndex
-	scans     map[store.Locator]*scanIndex
-	jobs      *jobs
-	graphs    map[store.Locator]*symbolGraph // research graphs, the last loaded generation of each
-	watchOpts *WatchOptions
-	watchers  *watchers
+	mu       sync.Mutex
+	dbs      map[string]store.DB              // read-only databases by location
+	engines  map[store.Locator]*search.Engine // by collection
+	packages map[store.Locator]*Packages      // the last loaded generation of each
+	specs    map[store.Locator]*specIndex
+	scans    map[store.Locator]*scanIndex
+	graphs   map[store.Locator]*symbolGraph // research graphs, the last loaded generation of each
+	// fileIndexes has its own locks: loading one must not hold a.mu.
+	fileIndexes fileIndexes
+	jobs        *jobs
+	watchOpts   *WatchOptions
+	watchers    *watchers
 
 	graphBuild sync.Mutex // held while a research graph is built
 }
@@ -151,6 +153,9 @@ func (a *App) Close() error {
 	a.specs = map[store.Locator]*specIndex{}
 	a.scans = map[store.Locator]*scanIndex{}
 	a.graphs = map[store.Locator]*symbolGraph{}
+	a.fileIndexes.mu.Lock()
+	a.fileIndexes.byLoc = nil
+	a.fileIndexes.mu.Unlock()
 	return errors.Join(all...)
 }
 

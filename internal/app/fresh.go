@@ -69,6 +69,7 @@ type watched struct {
 	indexing bool
 	batch    []string // the changes the current run picks up
 	overflow bool
+	synced   bool // the changes made before the watch started are known
 	lastRun  *WatchRun
 	lastErr  string
 }
@@ -208,8 +209,13 @@ func (a *App) watch(root, collection string, loc store.Locator) error {
 	}
 	log.Info("watching for changes", "root", st.root, "collection", collection, "mode", w.Mode())
 	if rd, err := a.readerAt(ws.ctx, loc); err == nil {
-		if c, err := index.Pending(ws.ctx, rd, r, loc.Database); err == nil && c.Total() > 0 {
-			w.Changed(c.Paths...)
+		if c, err := index.Pending(ws.ctx, rd, r, loc.Database); err == nil {
+			if c.Total() > 0 {
+				w.Changed(c.Paths...)
+			}
+			st.mu.Lock()
+			st.synced = true
+			st.mu.Unlock()
 		}
 	}
 	return nil
@@ -232,6 +238,9 @@ func (a *App) freshen(ctx context.Context, st *watched, loc store.Locator, b wat
 	if err == nil {
 		if eng, eerr := a.engineAt(ctx, loc); eerr == nil {
 			err = eng.Refresh(ctx)
+		}
+		if st.collection == "" {
+			a.refreshFileIndex(ctx, st.root, loc)
 		}
 	}
 	st.mu.Lock()

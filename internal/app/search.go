@@ -66,7 +66,7 @@ func (a *App) Search(ctx context.Context, req SearchRequest) (*SearchResult, err
 	opts.Query = query
 	var helper *assist.Assistant
 	if req.Expand || req.Synthesize {
-		helper = &assist.Assistant{Sampler: req.Sampler, Chat: a.chat, Vocabulary: eng.RelatedTerms}
+		helper = &assist.Assistant{Sampler: req.Sampler, Chat: a.chat}
 	}
 	if req.Expand {
 		exp, err := helper.Expand(ctx, query)

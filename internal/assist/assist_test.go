@@ -25,10 +25,6 @@ func (s *scripted) Complete(context.Context, string, string, int) (string, error
 	return s.answer, s.err
 }
 
-func vocabulary(terms ...string) Vocabulary {
-	return func(context.Context, string, int) ([]string, error) { return terms, nil }
-}
-
 func TestExpandSourceOrder(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -39,35 +35,30 @@ func TestExpandSourceOrder(t *testing.T) {
 	}{
 		{
 			name:      "sampling first",
-			a:         Assistant{Sampler: &scripted{answer: "- login\n- Session\n2. token"}, Chat: &scripted{answer: "x"}, Vocabulary: vocabulary("v")},
+			a:         Assistant{Sampler: &scripted{answer: "- login\n- Session\n2. token"}, Chat: &scripted{answer: "x"}},
 			want:      Sampling,
 			wantTerms: []string{"login", "Session", "token"},
 		},
 		{
 			name:      "chat when sampling fails",
-			a:         Assistant{Sampler: &scripted{err: errors.New("refused")}, Chat: &scripted{answer: "login, credentials"}, Vocabulary: vocabulary("v")},
+			a:         Assistant{Sampler: &scripted{err: errors.New("refused")}, Chat: &scripted{answer: "login, credentials"}},
 			want:      OpenAI,
 			wantTerms: []string{"login", "credentials"},
 			wantNote:  "sampling failed: refused",
 		},
 		{
-			name:      "builtin without models; query words dropped",
-			a:         Assistant{Vocabulary: vocabulary("auth", "authenticate", "Token", "token")},
-			want:      Builtin,
-			wantTerms: []string{"authenticate", "Token"},
-		},
-		{
-			name:      "builtin when the model gives nothing usable",
-			a:         Assistant{Chat: &scripted{answer: "auth"}, Vocabulary: vocabulary("signin")},
-			want:      Builtin,
-			wantTerms: []string{"signin"},
-			wantNote:  "openai gave no usable terms",
-		},
-		{
-			name:      "no vocabulary: empty terms, not nil",
+			name:      "without a model the query is left as it is: empty terms, not nil",
 			a:         Assistant{},
 			want:      Builtin,
 			wantTerms: []string{},
+			wantNote:  NeedsModel,
+		},
+		{
+			name:      "builtin when the model gives nothing usable",
+			a:         Assistant{Chat: &scripted{answer: "auth"}},
+			want:      Builtin,
+			wantTerms: []string{},
+			wantNote:  "openai gave no usable terms; " + NeedsModel,
 		},
 	}
 	for _, tt := range tests {
@@ -181,7 +172,7 @@ func TestChat(t *testing.T) {
 		t.Errorf("error status: err = %v", err)
 	}
 	// Through the Assistant, a failing endpoint falls back to the builtin.
-	got, err := (&Assistant{Chat: chat, Vocabulary: vocabulary("x")}).Expand(context.Background(), "q")
+	got, err := (&Assistant{Chat: chat}).Expand(context.Background(), "q")
 	if err != nil || got.Source != Builtin || !strings.Contains(got.Note, "openai failed") {
 		t.Errorf("Expand with a failing endpoint = %+v, %v", got, err)
 	}
@@ -214,29 +205,5 @@ func TestChatFromEnv(t *testing.T) {
 				t.Errorf("ChatFromEnv(%v) = %v, %v", tt.env, c, err)
 			}
 		}
-	}
-}
-
-func TestResultTerms(t *testing.T) {
-	search := func(_ context.Context, query string, limit int) ([]Hit, error) {
-		if limit != 10 {
-			t.Errorf("limit %d", limit)
-		}
-		return []Hit{
-			{Symbols: []string{"Login", "checkPassword"}},
-			{Symbols: []string{"Session", "checkPassword"}},
-			{Symbols: []string{"openSession"}},
-		}, nil
-	}
-	got, err := ResultTerms(search)(context.Background(), "login", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"checkPassword", "Login", "Session"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("ResultTerms = %q, want %q", got, want)
-	}
-	exp, _ := (&Assistant{Vocabulary: ResultTerms(search)}).Expand(context.Background(), "login")
-	if want := []string{"checkPassword", "Session", "openSession"}; exp.Source != Builtin || !reflect.DeepEqual(exp.Terms, want) {
-		t.Errorf("Expand with result terms = %+v, want terms %q", exp, want)
 	}
 }

@@ -45,6 +45,7 @@ const (
 // no mutable state and is safe for concurrent use.
 type Service struct {
 	docs, code *fsroot.Root
+	index      IndexFunc // nil: every search scans
 }
 
 // New returns a Service over the two roots; either may be nil when that

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/querylimit"
+	"github.com/lore-dev/lore/internal/trigram"
 )
 
 // matcher finds the lines of a buffer that match a query. It is built once
@@ -28,16 +29,21 @@ type matcher struct {
 	// of re contains a match of prefilter. nil means every line is a
 	// candidate.
 	prefilter *matcher
+	// anyOf, for a prefilter, finds the first of several literals: every
+	// match of an alternation holds one of them.
+	anyOf []*matcher
+	// grams says which files can hold a match, by their trigrams.
+	grams *trigram.Query
 }
 
 func newMatcher(query string, regex, caseSensitive bool) (*matcher, error) {
 	if !regex {
 		switch {
 		case caseSensitive:
-			return &matcher{literal: []byte(query)}, nil
+			return &matcher{literal: []byte(query), grams: trigram.Literal(query)}, nil
 		case isASCII(query):
 			lower := []byte(strings.ToLower(query))
-			return &matcher{literal: lower, fold: newFoldIndex(lower)}, nil
+			return &matcher{literal: lower, fold: newFoldIndex(lower), grams: trigram.Literal(query)}, nil
 		}
 		query = regexp.QuoteMeta(query)
 	}
@@ -61,8 +67,13 @@ func newMatcher(query string, regex, caseSensitive bool) (*matcher, error) {
 	if err != nil {
 		return nil, errs.New(errs.Invalid, CodeInvalidArgument, "invalid regex %q: %v", query, err).With("query", query).Wrap(err)
 	}
-	m := &matcher{re: re}
-	lit, fold := requiredLiteral(parsed.Simplify())
+	simple := parsed.Simplify()
+	m := &matcher{re: re, grams: trigram.Regexp(simple)}
+	lit, fold := requiredLiteral(simple)
+	if any := anyLiteral(simple); any != nil && any.shortestLiteral() > len(lit) {
+		m.prefilter = any
+		return m, nil
+	}
 	switch {
 	case len(lit) == 0:
 	case !fold:
@@ -145,9 +156,106 @@ func requiredLiteral(re *syntax.Regexp) (string, bool) {
 	return "", false
 }
 
+// anyLiteral returns a prefilter finding any of the literals one of which
+// every match of re holds (an alternation of words, say); nil when there
+// is no such set of literals of at least 3 bytes that can be found
+// without Unicode folding.
+func anyLiteral(re *syntax.Regexp) *matcher {
+	set := literalSet(re)
+	if len(set) < 2 {
+		return nil
+	}
+	m := &matcher{}
+	for _, l := range set {
+		if len(l.s) < 3 || (l.fold && !isASCII(l.s)) {
+			return nil
+		}
+		if l.fold {
+			lower := []byte(strings.ToLower(l.s))
+			m.anyOf = append(m.anyOf, &matcher{literal: lower, fold: newFoldIndex(lower)})
+		} else {
+			m.anyOf = append(m.anyOf, &matcher{literal: []byte(l.s)})
+		}
+	}
+	return m
+}
+
+func (m *matcher) shortestLiteral() int {
+	n := len(m.anyOf[0].literal)
+	for _, l := range m.anyOf {
+		n = min(n, len(l.literal))
+	}
+	return n
+}
+
+type foldLiteral struct {
+	s    string
+	fold bool
+}
+
+// maxLiteralSet bounds the literals of an anyLiteral prefilter.
+const maxLiteralSet = 8
+
+// literalSet returns literals one of which every match of re contains;
+// nil when it finds none.
+func literalSet(re *syntax.Regexp) []foldLiteral {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []foldLiteral{{string(re.Rune), re.Flags&syntax.FoldCase != 0}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return literalSet(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return literalSet(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var out []foldLiteral
+		for _, sub := range re.Sub {
+			set := literalSet(sub)
+			if set == nil || len(out)+len(set) > maxLiteralSet {
+				return nil
+			}
+			out = append(out, set...)
+		}
+		return out
+	case syntax.OpConcat:
+		// The set whose shortest literal is longest.
+		var best []foldLiteral
+		shortest := func(set []foldLiteral) int {
+			n := -1
+			for _, l := range set {
+				if n < 0 || len(l.s) < n {
+					n = len(l.s)
+				}
+			}
+			return n
+		}
+		for _, sub := range re.Sub {
+			if set := literalSet(sub); set != nil && shortest(set) > shortest(best) {
+				best = set
+			}
+		}
+		return best
+	}
+	return nil
+}
+
 // find returns the start and end of the first literal match in buf at or
 // after from, or -1.
 func (m *matcher) find(buf []byte, from int) (int, int) {
+	if m.anyOf != nil {
+		bs, be := -1, -1
+		for _, l := range m.anyOf {
+			limit := len(buf)
+			if bs >= 0 {
+				limit = min(len(buf), bs+len(l.literal))
+			}
+			if s, e := l.find(buf[:limit], from); s >= 0 && (bs < 0 || s < bs) {
+				bs, be = s, e
+			}
+		}
+		return bs, be
+	}
 	if m.fold != nil {
 		i := m.fold.index(buf, from)
 		return i, i + len(m.literal)

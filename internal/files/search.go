@@ -5,16 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/querylimit"
+	"github.com/lore-dev/lore/internal/trigram"
 )
 
 // Search limits and preview size.
@@ -69,6 +73,12 @@ type SearchResult struct {
 // querylimit.MaxBytes, or a regex expanding to more than
 // querylimit.MaxRegexSize instructions, is refused with QUERY_TOO_LONG.
 //
+// A file reached through a symlink inside the root is searched once, under
+// its own path (as the indexer does), unless the searched folder is itself
+// reached through that link. With an index (WithIndex), files whose
+// trigrams rule out a match are not read, and an index vouched complete
+// replaces the walk: the results are the same.
+//
 // Files are read and scanned by a pool of workers while the tree is walked;
 // once the files already done, in order, hold more than Limit matches, the
 // rest of the work is cancelled.
@@ -102,6 +112,7 @@ func (s *Service) Search(ctx context.Context, q SearchQuery) (*SearchResult, err
 	if err != nil {
 		return nil, err
 	}
+	s.planScopes(ctx, scopes, m)
 
 	hits, err := runSearch(ctx, scopes, m, limit+1) // one more than asked tells whether there are more
 	if err != nil {
@@ -121,6 +132,47 @@ type scope struct {
 	dir  string // folder to walk, relative; used when file is ""
 	file string // a single file to search
 	glob []string
+
+	// The root's n-gram index, if any, and the files of it that may
+	// match; listed says to take the files from the index rather than
+	// walk (see FileIndex.Complete).
+	ix     *FileIndex
+	cand   trigram.Set
+	listed bool
+}
+
+// planScopes finds the n-gram index of each scope's root and the files of
+// it that may match. A scope whose folder is reached through a symlink is
+// walked: the index knows its files under their own paths.
+func (s *Service) planScopes(ctx context.Context, scopes []scope, m *matcher) {
+	if s.index == nil {
+		return
+	}
+	type found struct {
+		ix   *FileIndex
+		cand trigram.Set
+	}
+	byRoot := map[*fsroot.Root]found{}
+	for i := range scopes {
+		sc := &scopes[i]
+		if sc.file != "" {
+			continue
+		}
+		f, ok := byRoot[sc.root]
+		if !ok {
+			if ix := s.index(ctx, sc.root.Path()); ix != nil && ix.Grams != nil && ix.Grams.Len() == len(ix.Files) {
+				f = found{ix, ix.Grams.Candidates(m.grams)}
+			}
+			byRoot[sc.root] = f
+		}
+		if f.ix == nil {
+			continue
+		}
+		sc.ix, sc.cand = f.ix, f.cand
+		if real, err := sc.root.Resolve(sc.dir); err == nil && real == joinAbs(sc.root, sc.dir) {
+			sc.listed = f.ix.Complete
+		}
+	}
 }
 
 // searchScopes turns the Path of a query into the parts of each repository
@@ -254,6 +306,10 @@ type searchBatch struct {
 type searchFile struct {
 	repo string
 	file fsroot.File
+	// confined, set for files listed from an index rather than just
+	// walked, is the root to open the file through: whatever changed
+	// since the run, it cannot lead outside the root.
+	confined *fsroot.Root
 }
 
 type batchHits struct {
@@ -339,6 +395,7 @@ func runSearch(ctx context.Context, scopes []scope, m *matcher, want int) ([]Sea
 // batches.
 func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBatch) error {
 	var cur searchBatch
+	var addFile func(searchFile) error
 	curBytes := int64(0)
 	flush := func() error {
 		if len(cur.files) == 0 {
@@ -354,7 +411,11 @@ func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBa
 		}
 	}
 	add := func(repo string, f fsroot.File) error {
-		cur.files = append(cur.files, searchFile{repo, f})
+		return addFile(searchFile{repo: repo, file: f})
+	}
+	addFile = func(sf searchFile) error {
+		f := sf.file
+		cur.files = append(cur.files, sf)
 		curBytes += f.Size
 		if len(cur.files) >= batchMaxFiles || curBytes >= batchMaxBytes {
 			return flush()
@@ -373,9 +434,27 @@ func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBa
 			}
 			continue
 		}
+		if sc.listed {
+			if err := listIndexed(ctx, sc, func(f fsroot.File) error { return addFile(searchFile{repo: sc.repo, file: f, confined: sc.root}) }); err != nil {
+				return err
+			}
+			continue
+		}
 		err := sc.root.Walk(ctx, fsroot.WalkOptions{Dir: sc.dir}, func(f fsroot.File) error {
 			if sc.glob != nil && !globMatch(sc.glob, f.Rel) {
 				return nil
+			}
+			if f.Linked {
+				// A file reached through a link is reported once, under
+				// its own path, as the indexer does.
+				if _, visible := sc.root.OwnPath(f.Abs); visible {
+					return nil
+				}
+			}
+			if sc.ix != nil {
+				if i, ok := sc.ix.find(f.Rel); ok && sc.ix.skip(i, f.Size, f.ModTime.UnixNano(), sc.cand) {
+					return nil
+				}
 			}
 			return add(sc.repo, f)
 		})
@@ -384,6 +463,29 @@ func produceBatches(ctx context.Context, scopes []scope, batches chan<- searchBa
 		}
 	}
 	return flush()
+}
+
+// listIndexed calls fn with the files of sc's index that may match, in
+// walk order, without walking.
+func listIndexed(ctx context.Context, sc scope, fn func(fsroot.File) error) error {
+	lo, hi := sc.ix.under(sc.dir)
+	for i := lo; i < hi; i++ {
+		if i&1023 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		f := &sc.ix.Files[i]
+		if f.Binary || (f.HasGrams && !sc.cand.Has(i)) {
+			continue
+		}
+		if sc.glob != nil && !globMatch(sc.glob, f.Path) {
+			continue
+		}
+		err := fn(fsroot.File{Rel: f.Path, Abs: joinAbs(sc.root, f.Path), Size: f.Size, ModTime: time.Unix(0, f.MTimeNS)})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // searchOneFile returns up to want hits in one file. buf is a reusable read
@@ -395,7 +497,13 @@ func searchOneFile(job searchFile, m *matcher, want int, buf []byte) ([]SearchHi
 	}
 	// The walk's size is enough: a file that grew since is searched up to
 	// that size, one that shrank up to its end.
-	data, err := readWalked(job.file, buf)
+	var data []byte
+	var err error
+	if job.confined != nil {
+		data, err = readConfined(job.confined, job.file, buf)
+	} else {
+		data, err = readWalked(job.file, buf)
+	}
 	buf = data[:0]
 	if err != nil {
 		return nil, buf
@@ -408,6 +516,22 @@ func searchOneFile(job searchFile, m *matcher, want int, buf []byte) ([]SearchHi
 		hits = append(hits, SearchHit{Repo: job.repo, Path: job.file.Rel, Line: h.n, Preview: preview(h.line, h.start, h.end)})
 	})
 	return hits, buf
+}
+
+// readConfined is readWalked for a file listed by an index: opened
+// through the root (see fsroot.Root.OpenFile), up to the listed size.
+func readConfined(r *fsroot.Root, f fsroot.File, buf []byte) ([]byte, error) {
+	fh, _, err := r.OpenFile(f.Rel)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer fh.Close()
+	buf = slices.Grow(buf[:0], int(f.Size))[:f.Size]
+	n, err := io.ReadFull(fh, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return buf[:0], fmt.Errorf("reading %s: %w", f.Rel, err)
+	}
+	return buf[:n], nil
 }
 
 // preview returns line without surrounding blanks, cut to about

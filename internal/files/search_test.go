@@ -365,6 +365,35 @@ func TestMatcherInternals(t *testing.T) {
 			t.Fatalf("found at %v, want %v", got, want)
 		}
 	})
+	t.Run("any of several literals", func(t *testing.T) {
+		cases := map[string][]string{`(TODO|FIXME)\(`: {"todo", "fixme"}, `(?i)foo(bar|bazz)`: nil, `(?i)fo(bar|qux)`: {"bar", "qux"}, `ab|cd`: nil,
+			`(abc|d)x`: nil, `x(one|two|six)+`: {"one", "two", "six"}}
+		for expr, want := range cases {
+			m, err := newMatcher(expr, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if m.prefilter != nil {
+				for _, l := range m.prefilter.anyOf {
+					got = append(got, strings.ToLower(string(l.literal)))
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("prefilter of %q = %q, want %q", expr, got, want)
+			}
+		}
+		// It finds the first of them, whatever their order.
+		m, _ := newMatcher(`(zeta|alpha)`, true, false)
+		buf := []byte("x alpha zeta\nzeta alpha")
+		var got []int
+		for s, _ := m.prefilter.find(buf, 0); s >= 0; s, _ = m.prefilter.find(buf, s+1) {
+			got = append(got, s)
+		}
+		if want := []int{2, 8, 13, 18}; !slices.Equal(got, want) {
+			t.Errorf("found at %v, want %v", got, want)
+		}
+	})
 	t.Run("required literal", func(t *testing.T) {
 		cases := map[string]string{`foo\d+barbaz`: "barbaz", `(abc)+x`: "abc", `a|b`: "", `x*`: "", `(?i)Hello`: "hello", `\bword{2}`: "wor"}
 		for expr, want := range cases {
@@ -424,5 +453,46 @@ func writeLines(t testing.TB, path string, lines []string) {
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMatcherAgreesWithRegexp checks, on random lines and regexes with
+// alternations (where prefilters find any of several literals), that the
+// matcher reports exactly the lines the regexp package matches.
+func TestMatcherAgreesWithRegexp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	words := []string{"todo", "TODO", "fixme", "Fix", "alpha", "zeta", "(", ")", " ", "x", "ſ", "K", "\u212a"}
+	for range 2000 {
+		var buf strings.Builder
+		for range rng.IntN(12) {
+			for range rng.IntN(6) {
+				buf.WriteString(words[rng.IntN(len(words))])
+			}
+			buf.WriteString([]string{"\n", "\r\n"}[rng.IntN(2)])
+		}
+		alts := []string{"todo", "fixme", "alpha", "zeta", "fix"}
+		expr := "(" + alts[rng.IntN(len(alts))] + "|" + alts[rng.IntN(len(alts))] + ")" + []string{"", `\(`, " ?", "+"}[rng.IntN(4)]
+		if rng.IntN(2) == 0 {
+			expr = "x?" + expr
+		}
+		caseSensitive := rng.IntN(2) == 0
+		m, err := newMatcher(expr, true, caseSensitive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !caseSensitive {
+			expr = "(?i)" + expr
+		}
+		re := regexp.MustCompile(expr)
+		var want, got []int
+		for i, line := range strings.Split(buf.String(), "\n") {
+			if re.MatchString(strings.TrimSuffix(line, "\r")) {
+				want = append(want, i+1)
+			}
+		}
+		m.scan([]byte(buf.String()), 1<<30, func(h lineHit) { got = append(got, h.n) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s over %q: lines %v, want %v", expr, buf.String(), got, want)
+		}
 	}
 }

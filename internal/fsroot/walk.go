@@ -74,6 +74,9 @@ type File struct {
 	Abs     string    // absolute path (through any followed symlink)
 	Size    int64     // bytes
 	ModTime time.Time // modification time
+	// Linked is set when the walk reached the file through a symlink: the
+	// file is one, or a folder below the walk's starting folder is.
+	Linked bool
 }
 
 // Entry is one visible entry of a folder, as returned by ReadDir.
@@ -170,6 +173,21 @@ func (r *Root) IgnoredWith(opts WalkOptions, rel string, isDir bool) bool {
 	return !r.newRealView(opts).visible(real, isDir)
 }
 
+// OwnPath returns where the file at abs (reached through symlinks, say)
+// really is, relative to the root, and whether a walk of the whole root
+// visits it there: then that is the path to report it under, once.
+func (r *Root) OwnPath(abs string) (string, bool) {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", false
+	}
+	rel, ok := r.relOf(real)
+	if !ok || rel == "" {
+		return "", false
+	}
+	return rel, !r.Ignored(rel, false)
+}
+
 // walker holds the state of one walk: options and the stack of ignore
 // patterns in force for the current folder.
 type walker struct {
@@ -201,6 +219,9 @@ type dir struct {
 	rel   string   // slash-separated, relative to the root
 	comps []string // path components from the work-tree top
 	chain []string // real paths of this folder and its ancestors, for loop detection
+	// linked is set when a folder entered by this walk (below its
+	// start) was a symlink.
+	linked bool
 }
 
 // item is a visible entry of a folder.
@@ -210,6 +231,7 @@ type item struct {
 	info           fs.FileInfo   // files: Lstat (or the symlink target's Stat); linked folders: target's Stat
 	real           string        // folders: symlink-free path
 	children       []os.DirEntry // folders: their entries, already read
+	link           bool          // a symlink
 }
 
 // start validates the folder rel, loads the ignore patterns of its
@@ -315,11 +337,12 @@ func (w *walker) walk(ctx context.Context, d *dir, entries []os.DirEntry, fn fun
 	for _, it := range w.visibleItems(d, entries) {
 		if it.isDir {
 			child := &dir{
-				abs:   it.abs,
-				real:  it.real,
-				rel:   it.rel,
-				comps: append(slices.Clip(d.comps), it.name),
-				chain: append(slices.Clip(d.chain), it.real),
+				abs:    it.abs,
+				real:   it.real,
+				rel:    it.rel,
+				comps:  append(slices.Clip(d.comps), it.name),
+				chain:  append(slices.Clip(d.chain), it.real),
+				linked: d.linked || it.link,
 			}
 			if err := w.walk(ctx, child, it.children, fn); err != nil {
 				return err
@@ -330,7 +353,7 @@ func (w *walker) walk(ctx context.Context, d *dir, entries []os.DirEntry, fn fun
 			w.skipped(it.rel, SkipTooLarge)
 			continue
 		}
-		if err := fn(File{Rel: it.rel, Abs: it.abs, Size: it.info.Size(), ModTime: it.info.ModTime()}); err != nil {
+		if err := fn(File{Rel: it.rel, Abs: it.abs, Size: it.info.Size(), ModTime: it.info.ModTime(), Linked: d.linked || it.link}); err != nil {
 			return err
 		}
 	}
@@ -379,7 +402,7 @@ func (w *walker) visibleItems(d *dir, entries []os.DirEntry) []item {
 				w.skipped(it.rel, SkipSymlinkHidden)
 				continue
 			}
-			it.info, it.isDir, it.real = info, info.IsDir(), real
+			it.info, it.isDir, it.real, it.link = info, info.IsDir(), real, true
 		case mode.IsDir():
 			it.isDir, it.real = true, filepath.Join(d.real, name)
 		case mode.IsRegular():

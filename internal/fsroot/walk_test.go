@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -365,6 +366,34 @@ func TestWalkSymlinks(t *testing.T) {
 		"link-file.txt",
 		"real/file.txt",
 	})
+	// Linked marks the files reached through a link; OwnPath tells where
+	// they really are.
+	linked := map[string]bool{}
+	if err := r.Walk(context.Background(), WalkOptions{}, func(f File) error {
+		if f.Linked {
+			own, visible := r.OwnPath(f.Abs)
+			linked[f.Rel] = true
+			if want := map[string]string{"cycle/a/to-b/x.txt": "cycle/b/x.txt"}[f.Rel]; want == "" && own != "real/file.txt" || want != "" && own != want || !visible {
+				t.Errorf("OwnPath(%s) = %q, %v", f.Rel, own, visible)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]bool{"abs-link/file.txt": true, "cycle/a/to-b/x.txt": true, "link-dir/file.txt": true, "link-file.txt": true}; !maps.Equal(linked, want) {
+		t.Errorf("linked files %v, want %v", linked, want)
+	}
+	// Below a starting folder reached through a link, files are not
+	// linked: the link is the caller's choice.
+	if err := r.Walk(context.Background(), WalkOptions{Dir: "link-dir"}, func(f File) error {
+		if f.Linked {
+			t.Errorf("%s is linked in a walk of link-dir", f.Rel)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	wantSkipped := map[string]string{
 		"out-dir":           SkipSymlinkOutside,
 		"out-file.txt":      SkipSymlinkOutside,

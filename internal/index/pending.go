@@ -40,6 +40,21 @@ func Pending(ctx context.Context, r store.Reader, root *fsroot.Root, location st
 	if err != nil {
 		return nil, err
 	}
+	// Generated files (lock files, bundles) are only in the n-gram index,
+	// when the collection keeps one.
+	var generated map[string]store.GramState
+	if meta[store.MetaGramWalk] == store.GramWalkDefault {
+		all, err := r.GramStates(ctx)
+		if err != nil {
+			return nil, err
+		}
+		generated = map[string]store.GramState{}
+		for p, st := range all {
+			if generatedName(p) {
+				generated[p] = st
+			}
+		}
+	}
 	files, err := walk(ctx, root, location, recordedWalkOptions(meta))
 	if err != nil {
 		return nil, err
@@ -49,6 +64,22 @@ func Pending(ctx context.Context, r store.Reader, root *fsroot.Root, location st
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
 		seen[f.Rel] = true
+		if generatedName(f.Rel) {
+			if generated == nil {
+				continue
+			}
+			g, ok := generated[f.Rel]
+			switch {
+			case !ok:
+				c.Added++
+			case g.Size != f.Size || g.MTimeNS != f.ModTime.UnixNano():
+				c.Changed++
+			default:
+				continue
+			}
+			paths = append(paths, f.Rel)
+			continue
+		}
 		k, ok := known[f.Rel]
 		switch {
 		case !ok:
@@ -64,6 +95,12 @@ func Pending(ctx context.Context, r store.Reader, root *fsroot.Root, location st
 		paths = append(paths, f.Rel)
 	}
 	for p := range known {
+		if !seen[p] {
+			c.Removed++
+			paths = append(paths, p)
+		}
+	}
+	for p := range generated {
 		if !seen[p] {
 			c.Removed++
 			paths = append(paths, p)

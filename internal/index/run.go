@@ -21,6 +21,7 @@ import (
 	"github.com/lore-dev/lore/internal/lang"
 	"github.com/lore-dev/lore/internal/store"
 	"github.com/lore-dev/lore/internal/tokenize"
+	"github.com/lore-dev/lore/internal/trigram"
 )
 
 // binaryProbe is how much of a file is checked for NUL bytes.
@@ -45,6 +46,18 @@ type fileResult struct {
 	record  store.File
 	chunks  []store.Chunk
 	err     error
+	// generated files (lock files, bundles) have grams but no chunks:
+	// the exact search reads them, the ranked one does not.
+	generated bool
+	grams     *store.GramFile // grams to write; nil when current or not kept
+	dropGrams bool            // the file's recorded grams are stale: remove them
+}
+
+// gramJob says what a worker does about a file's grams.
+type gramJob struct {
+	want  bool // the run keeps an n-gram index
+	known store.GramState
+	fresh bool // the recorded grams are current
 }
 
 func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
@@ -96,6 +109,19 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if v, ok := prevMeta[store.MetaAnalyzerVersion]; ok && v != tokenize.Version {
 		opts.Force = true // terms are made differently now: old ones would not match
 	}
+	// The n-gram index lists every file the exact search would walk, so
+	// it is kept only when this run walks the same way.
+	keepGrams := len(walkOpts.SkipDirs) == 0 && (walkOpts.MaxFileSize == 0 || walkOpts.MaxFileSize == fsroot.DefaultMaxFileSize)
+	gramKnown, err := tx.GramStates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Force || !keepGrams || prevMeta[store.MetaGramWalk] != store.GramWalkDefault {
+		gramKnown = map[string]store.GramState{}
+		if err := tx.DeleteAllGrams(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Force {
 		known = map[string]store.FileState{}
 		if err := tx.DeleteAll(ctx); err != nil {
@@ -107,11 +133,17 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	stats := &Stats{Root: root.Path(), IndexPath: db.Location(), Collection: collection, Scanned: len(files),
+	stats := &Stats{Root: root.Path(), IndexPath: db.Location(), Collection: collection,
 		FileErrors: []FileError{}, Warnings: []FileError{}}
+	for _, f := range files {
+		if !generatedName(f.Rel) {
+			stats.Scanned++
+		}
+	}
 
 	seen := make(map[string]bool, len(files))
-	results := process(ctx, files, known, opts.Workers)
+	results := process(ctx, files, known, gramKnown, keepGrams, opts.Workers)
+	done := 0
 	for i := range files {
 		var r *fileResult
 		select {
@@ -123,17 +155,32 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		if err := apply(ctx, tx, r, stats); err != nil {
 			return nil, err
 		}
-		if opts.Progress != nil {
-			opts.Progress(Progress{Done: i + 1, Total: len(files), Path: r.file.Rel})
+		if opts.Progress != nil && !r.generated {
+			done++
+			opts.Progress(Progress{Done: done, Total: stats.Scanned, Path: r.file.Rel})
 		}
 	}
 	for p, k := range known {
-		if !seen[p] {
+		if !seen[p] || generatedName(p) {
 			if err := tx.DeleteFile(ctx, k.ID); err != nil {
 				return nil, err
 			}
 			stats.Deleted++
 		}
+	}
+	for p := range gramKnown {
+		if !seen[p] {
+			if err := tx.DeleteGrams(ctx, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	gramWalk := store.GramWalkDefault
+	if !keepGrams {
+		gramWalk = "custom"
+	}
+	if err := tx.SetMeta(ctx, store.MetaGramWalk, gramWalk); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
@@ -172,15 +219,14 @@ func cancelled(err error) error {
 
 // walk lists the files to index, leaving out the index itself when it lives
 // inside the root (location is the database's file, when it is one).
+// Generated files (see generatedName) are listed: they get grams, not
+// chunks.
 func walk(ctx context.Context, root *fsroot.Root, location string, opts fsroot.WalkOptions) ([]fsroot.File, error) {
 	indexAbs, _ := filepath.Abs(location)
 	var files []fsroot.File
 	err := root.Walk(ctx, opts, func(f fsroot.File) error {
 		if strings.HasPrefix(f.Abs, indexAbs) {
 			return nil // the index file and its -wal/-shm companions
-		}
-		if generatedName(f.Rel) {
-			return nil
 		}
 		files = append(files, f)
 		return nil
@@ -234,7 +280,7 @@ func generatedName(rel string) bool {
 // process parses files on a pool of workers. The i-th channel delivers the
 // i-th file's result, so the writer consumes them in walk order and the
 // index is the same whatever the scheduling.
-func process(ctx context.Context, files []fsroot.File, known map[string]store.FileState, workers int) []chan *fileResult {
+func process(ctx context.Context, files []fsroot.File, known map[string]store.FileState, gramKnown map[string]store.GramState, keepGrams bool, workers int) []chan *fileResult {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -251,7 +297,10 @@ func process(ctx context.Context, files []fsroot.File, known map[string]store.Fi
 			for i := range next {
 				f := files[i]
 				k, ok := known[f.Rel]
-				results[i] <- processFile(f, k, ok)
+				gk, gok := gramKnown[f.Rel]
+				g := gramJob{want: keepGrams, known: gk,
+					fresh: gok && gk.Size == f.Size && gk.MTimeNS == f.ModTime.UnixNano()}
+				results[i] <- processFile(f, k, ok, g)
 			}
 		}()
 	}
@@ -268,23 +317,39 @@ func process(ctx context.Context, files []fsroot.File, known map[string]store.Fi
 	return results
 }
 
-func processFile(f fsroot.File, known store.FileState, isKnown bool) *fileResult {
-	r := &fileResult{file: f, known: known, isKnown: isKnown}
+func processFile(f fsroot.File, known store.FileState, isKnown bool, g gramJob) *fileResult {
+	r := &fileResult{file: f, known: known, isKnown: isKnown, generated: generatedName(f.Rel)}
 	mtime := f.ModTime.UnixNano()
-	if isKnown && known.Size == f.Size && known.MTimeNS == mtime {
+	chunksFresh := r.generated || (isKnown && known.Size == f.Size && known.MTimeNS == mtime)
+	gramsFresh := !g.want || g.fresh
+	if chunksFresh && gramsFresh {
 		r.outcome = outUnchanged
 		return r
 	}
 	src, err := os.ReadFile(f.Abs)
 	if err != nil {
 		r.outcome, r.err = outFailed, err
+		r.dropGrams = g.want
 		return r
 	}
 	head := src
 	if len(head) > binaryProbe {
 		head = head[:binaryProbe]
 	}
-	if fsroot.IsBinary(head) {
+	binary := fsroot.IsBinary(head)
+	if !gramsFresh {
+		// The file as read: its size, not the walk's, so that a search
+		// comparing sizes and times sees a file that changed since.
+		r.grams = &store.GramFile{Path: f.Rel, Size: int64(len(src)), MTimeNS: mtime, Binary: binary}
+		if !binary {
+			r.grams.Grams = trigram.EncodeKeys(trigram.Extract(src, nil))
+		}
+	}
+	if chunksFresh {
+		r.outcome = outUnchanged
+		return r
+	}
+	if binary {
 		r.outcome = outSkipped
 		return r
 	}
@@ -337,6 +402,19 @@ func countLines(src []byte) int {
 
 // apply writes one file's result into the transaction and counts it.
 func apply(ctx context.Context, tx store.WriteTx, r *fileResult, stats *Stats) error {
+	switch {
+	case r.grams != nil:
+		if err := tx.PutGrams(ctx, *r.grams); err != nil {
+			return err
+		}
+	case r.dropGrams:
+		if err := tx.DeleteGrams(ctx, r.file.Rel); err != nil {
+			return err
+		}
+	}
+	if r.generated {
+		return nil // not in the ranked index
+	}
 	switch r.outcome {
 	case outUnchanged:
 		stats.Unchanged++

@@ -146,7 +146,7 @@ type searchCodeArgs struct {
 	Extensions     string  `arg:"extensions" desc:"Only files with these extensions, comma-separated (go,py or .go,.py)."`
 	PathFilter     string  `arg:"path_filter" desc:"Only paths matching this glob, relative to the indexed directory; ** crosses folders (e.g. Sources/Auth/**, docs/*.md)."`
 	Format         string  `arg:"format" default:"json" enum:"json,toon,human" desc:"Text rendering of the results: json, toon (compact, for language models) or human. The structured content is the same."`
-	ExpandQuery    bool    `arg:"expand_query" default:"false" desc:"Expand the query with related terms before searching."`
+	ExpandQuery    bool    `arg:"expand_query" default:"false" desc:"Expand the query with related terms from a model (the client's through sampling, or LORE_CHAT_*) before searching; without one the query is searched as given."`
 	Synthesize     bool    `arg:"synthesize" default:"false" desc:"Add a summary of the results with follow-up suggestions."`
 }
 

@@ -21,7 +21,8 @@ import (
 // work and names the errors (docs/errors.md lists them).
 
 func registerFiles(s *Server) error {
-	svc := files.New(s.opts.DocsRoot, s.opts.CodeRoot)
+	// The roots' indexes narrow each search to the files that can match.
+	svc := files.New(s.opts.DocsRoot, s.opts.CodeRoot).WithIndex(s.opts.App.FileIndex)
 	s.register(s.filesSearchTool(svc))
 	s.register(s.openFileTool(svc))
 	s.register(s.getSnippetTool(svc))

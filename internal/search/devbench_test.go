@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lore-dev/lore/internal/config"
+	"github.com/lore-dev/lore/internal/tokenize"
 )
 
 // TestDevBench scores the ranking in-process on the retrieval benchmark
@@ -20,13 +21,48 @@ import (
 // LORE_DEVBENCH=<bench dir>:<checkouts dir> is set.
 func TestDevBench(t *testing.T) {
 	repos := devBenchRepos(t)
-	base := devScore(t, repos, nil)
+	var verbose func(string)
+	if os.Getenv("LORE_DEVBENCH_VERBOSE") != "" {
+		verbose = func(s string) { t.Log(s) }
+	}
+	base := devScore(t, repos, verbose)
 	t.Logf("repo-mean %.4f", base.mean)
+	var all []float64
+	for _, tooks := range base.tooks {
+		all = append(all, tooks...)
+	}
+	sort.Float64s(all)
+	t.Logf("took_ms over %d queries (warm, in-process): p50 %.2f, p95 %.2f", len(all), all[len(all)/2],
+		all[int(math.Ceil(0.95*float64(len(all))))-1])
+	sets := map[string][]float64{}
+	floors := devFloors(t)
+	below := 0
+	for _, r := range repos {
+		sets[r.set] = append(sets[r.set], base.perRepo[r.name])
+	}
+	for _, set := range sortedKeys(sets) {
+		sum := 0.0
+		for _, v := range sets[set] {
+			sum += v
+		}
+		t.Logf("  set %-12s repo-mean %.4f over %d repositories", set, sum/float64(len(sets[set])), len(sets[set]))
+	}
 	for _, name := range base.names {
 		tooks := base.tooks[name]
 		sort.Float64s(tooks)
-		t.Logf("  %-10s %.3f  took p50 %.2f ms  p95 %.2f ms (warm, in-process)", name, base.perRepo[name],
+		floor := ""
+		if f, ok := floors[name]; ok {
+			floor = fmt.Sprintf("  BM25 %.3f (%+.3f)", f, base.perRepo[name]-f)
+			if base.perRepo[name] < f {
+				floor += " BELOW"
+				below++
+			}
+		}
+		t.Logf("  %-16s %.3f%s  took p50 %.2f ms  p95 %.2f ms (warm, in-process)", name, base.perRepo[name], floor,
 			tooks[len(tooks)/2], tooks[int(math.Ceil(0.95*float64(len(tooks))))-1])
+	}
+	if floors != nil {
+		t.Logf("repositories below their BM25 floor: %d", below)
 	}
 	if os.Getenv("LORE_DEVBENCH_CATS") != "" {
 		for c, v := range base.perCat {
@@ -35,19 +71,27 @@ func TestDevBench(t *testing.T) {
 	}
 }
 
-// devBenchRepos loads the benchmark named by LORE_DEVBENCH=<bench
-// dir>:<checkouts dir>, or skips when it is not set.
+// devBenchRepos loads the benchmarks named by LORE_DEVBENCH=<bench
+// dir>:<checkouts dir>[,<bench dir>:<checkouts dir>…] (both development
+// sets: ../shared/bench:~/bench,bench:~/bench2), or skips when it is not
+// set.
 func devBenchRepos(tb testing.TB) []*benchRepo {
 	env := os.Getenv("LORE_DEVBENCH")
 	if env == "" {
-		tb.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>")
+		tb.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>[,…]")
 	}
-	benchDir, checkouts, _ := strings.Cut(env, ":")
-	return loadBench(tb, benchDir, checkouts)
+	var out []*benchRepo
+	for _, pair := range strings.Split(env, ",") {
+		benchDir, checkouts, _ := strings.Cut(pair, ":")
+		out = append(out, loadBench(tb, benchDir, checkouts)...)
+	}
+	return out
 }
 
 type benchRepo struct {
+	set     string // the benchmark folder, as LORE_DEVBENCH names it
 	name    string
+	lang    string // the main language, as repos.json names it
 	sub     string
 	eng     *Engine
 	queries []benchQuery
@@ -82,6 +126,7 @@ func (t benchTarget) covers(path string, start, end int) bool {
 func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 	var specs []struct {
 		Name          string `json:"name"`
+		Language      string `json:"language"`
 		BenchmarkRoot string `json:"benchmark_root"`
 	}
 	b, err := os.ReadFile(filepath.Join(benchDir, "repos.json"))
@@ -103,7 +148,7 @@ func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 		if err != nil {
 			t.Fatalf("%s: %v (run lore index %s)", s.Name, err, root)
 		}
-		r := &benchRepo{name: s.Name, sub: sub, eng: eng}
+		r := &benchRepo{set: filepath.Clean(benchDir), name: s.Name, lang: s.Language, sub: sub, eng: eng}
 		ab, err := os.ReadFile(filepath.Join(benchDir, "annotations", s.Name+".json"))
 		if err != nil {
 			continue
@@ -130,20 +175,31 @@ func loadBench(t testing.TB, benchDir, checkouts string) []*benchRepo {
 }
 
 type devResult struct {
-	mean    float64
-	names   []string
-	perRepo map[string]float64
-	perCat  map[string]float64
-	tooks   map[string][]float64 // took_ms of each query, by repo
+	mean     float64
+	names    []string
+	perRepo  map[string]float64
+	perCat   map[string]float64
+	perQuery map[string][]float64 // NDCG@10 of each query, by repo, in annotation order
+	tooks    map[string][]float64 // took_ms of each query, by repo
 }
 
-func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult {
-	res := devResult{perRepo: map[string]float64{}, perCat: map[string]float64{}, tooks: map[string][]float64{}}
+// devScore runs every query of repos and scores it as eval.py does. With
+// verbose set, each query below 1 is described to it: the targets and the
+// top ten results with their lines and scores.
+func devScore(t testing.TB, repos []*benchRepo, verbose func(string)) devResult {
+	res := devResult{perRepo: map[string]float64{}, perCat: map[string]float64{}, tooks: map[string][]float64{},
+		perQuery: map[string][]float64{}}
 	catN := map[string]int{}
 	for _, r := range repos {
 		sum := 0.0
 		for _, q := range r.queries {
 			opts := Options{Query: q.Query, Limit: 10}
+			if os.Getenv("LORE_DEVBENCH_EXPAND") != "" {
+				// The built-in query expansion, as search_code's
+				// expand_query applies it without a model: the query plus
+				// up to 8 related terms it does not already have.
+				opts.Query = expandedQuery(t, r.eng, q.Query)
+			}
 			if sw := os.Getenv("LORE_DEVBENCH_SW"); sw != "" {
 				var w float64
 				fmt.Sscan(sw, &w)
@@ -168,6 +224,10 @@ func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult 
 				}
 			}
 			s := ndcg(ranks, q.present)
+			if verbose != nil && s < 1 {
+				verbose(describeMiss(r, q, resp, s, ranks))
+			}
+			res.perQuery[r.name] = append(res.perQuery[r.name], s)
 			sum += s
 			res.perCat[q.Category] += s
 			catN[q.Category]++
@@ -184,13 +244,63 @@ func devScore(t *testing.T, repos []*benchRepo, verbose func(string)) devResult 
 	return res
 }
 
+// ndcg is NDCG@10 as ../shared/bench/eval.py computes it: ranks holds,
+// per target, the rank of the first result that covers it, and a result
+// counts once however many targets it covers (two targets answered by one
+// result do not earn two gains).
+// describeMiss is what TestDevBench prints of a query that scored below 1.
+func describeMiss(r *benchRepo, q benchQuery, resp *Response, s float64, ranks []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s [%s] %.3f ranks=%v q=%q\n", r.name, q.Category, s, ranks, q.Query)
+	var deep *Response
+	for _, x := range q.targets {
+		if x.StartLine > 0 {
+			fmt.Fprintf(&b, "    want %s:%d-%d", x.Path, x.StartLine, x.EndLine)
+		} else {
+			fmt.Fprintf(&b, "    want %s", x.Path)
+		}
+		// Where the target ranks when every result is shown, and the
+		// file's best chunk.
+		if deep == nil {
+			deep, _ = r.eng.Search(context.Background(), Options{Query: q.Query, Limit: MaxLimit})
+		}
+		fileRank := 0
+		for i, res := range deep.Results {
+			p := res.Path
+			if r.sub != "" {
+				p = r.sub + "/" + p
+			}
+			if (p == x.Path || strings.HasSuffix(p, "/"+x.Path)) && fileRank == 0 {
+				fileRank = i + 1
+			}
+			if x.covers(p, res.StartLine, res.EndLine) {
+				fmt.Fprintf(&b, "  (at %d: %d-%d %s %s %.3f; file first at %d)", i+1, res.StartLine, res.EndLine, res.Kind,
+					strings.Join(res.Symbols[:min(len(res.Symbols), 3)], ","), res.Score, fileRank)
+				break
+			}
+		}
+		b.WriteString("\n")
+	}
+	for i, res := range resp.Results {
+		fmt.Fprintf(&b, "    %2d %.3f %s:%d-%d %s %s\n", i+1, res.Score, res.Path, res.StartLine, res.EndLine, res.Kind,
+			strings.Join(res.Symbols[:min(len(res.Symbols), 3)], ","))
+	}
+	return b.String()
+}
+
 func ndcg(ranks []int, present int) float64 {
 	if present == 0 {
 		return 0
 	}
-	dcg := 0.0
+	var hit [11]bool
 	for _, r := range ranks {
 		if r >= 1 && r <= 10 {
+			hit[r] = true
+		}
+	}
+	dcg := 0.0
+	for r := 1; r <= 10; r++ {
+		if hit[r] {
 			dcg += 1 / math.Log2(float64(r)+1)
 		}
 	}
@@ -231,7 +341,6 @@ func TestDevAblation(t *testing.T) {
 		{"older version folders demoted", &weights.supersededPath},
 		{"headers beside their source demoted", &weights.headerBeside},
 		{"docs demoted for code queries", &weights.docFile},
-		{"same-file diversification", &weights.sameFileDecay},
 	}
 	saved := weights
 	var signalValues, multiplierValues []float64
@@ -301,4 +410,115 @@ func BenchmarkDevQueries(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// devFloors reads the plain-BM25 figures named by LORE_DEVBENCH_FLOOR
+// (comma-separated JSON files in the format of eval.py's --json-out or
+// ../shared/bench/reference-bm25.json): repository → NDCG@10. Nil when
+// it is not set.
+func devFloors(t testing.TB) map[string]float64 {
+	env := os.Getenv("LORE_DEVBENCH_FLOOR")
+	if env == "" {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, file := range strings.Split(env, ",") {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref struct {
+			Repos []struct {
+				Repo   string  `json:"repo"`
+				NDCG10 float64 `json:"ndcg10"`
+			} `json:"repos"`
+		}
+		if err := json.Unmarshal(b, &ref); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, r := range ref.Repos {
+			out[r.Repo] = r.NDCG10
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// expandedQuery is query with relatedTerms appended, as internal/assist
+// applied them (at most 8, none the query already has).
+func expandedQuery(t testing.TB, eng *Engine, query string) string {
+	terms, err := relatedTerms(context.Background(), eng, query, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(query)) {
+		have[w] = true
+	}
+	var add []string
+	for _, x := range terms {
+		if !have[x] && len(add) < 8 {
+			have[x] = true
+			add = append(add, x)
+		}
+	}
+	if len(add) == 0 {
+		return query
+	}
+	return query + " " + strings.Join(add, " ")
+}
+
+// relatedTerms is the built-in query expansion lore had without a model,
+// kept here to measure it (LORE_DEVBENCH_EXPAND): up to n words of the
+// names its best results define, weighted by rank. It lowered both
+// development sets, so search_code's expand_query no longer uses it
+// (assist.NeedsModel).
+func relatedTerms(ctx context.Context, e *Engine, query string, n int) ([]string, error) {
+	resp, err := e.Search(ctx, Options{Query: query, Limit: 10})
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, w := range Analyze(query).Words {
+		known[w.Stem] = true
+		for _, p := range w.Parts {
+			known[p] = true
+		}
+	}
+	weight := map[string]float64{}
+	for rank, r := range resp.Results {
+		for _, sym := range r.Symbols {
+			for _, part := range tokenize.SplitIdentifier(sym) {
+				if len(part) < 3 || stopWords[part] || known[tokenize.Stem(part)] {
+					continue
+				}
+				weight[part] += 1 / float64(rank+1)
+			}
+		}
+	}
+	terms := make([]string, 0, len(weight))
+	for t := range weight {
+		terms = append(terms, t)
+	}
+	sort.Slice(terms, func(i, j int) bool {
+		if weight[terms[i]] != weight[terms[j]] {
+			return weight[terms[i]] > weight[terms[j]]
+		}
+		return terms[i] < terms[j]
+	})
+	if len(terms) > n {
+		terms = terms[:n]
+	}
+	for i, t := range terms {
+		terms[i] = strings.ToLower(t)
+	}
+	return terms, nil
 }

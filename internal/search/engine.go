@@ -45,6 +45,10 @@ type snapshot struct {
 	stats      *fileStats        // per-file lengths for file-level BM25
 	facts      []*fileFacts      // per-file path facts, by file slot
 	chunkFile  []int32           // the slot in files of each chunk's file, by position
+	// implChunks counts the chunks of files not demoted as tests,
+	// examples and the like: [0] by the plain conventions, [1] by the
+	// wider ones too (fileFacts.demoted).
+	implChunks [2]int
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -107,6 +111,12 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	snap.chunkFile = make([]int32, len(meta))
 	for pos, m := range meta {
 		snap.chunkFile[pos] = slots[m.FileID]
+		if f := snap.facts[snap.chunkFile[pos]]; !f.lowValue {
+			snap.implChunks[0]++
+			if !f.testSupport {
+				snap.implChunks[1]++
+			}
+		}
 	}
 	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
 	collMeta, err := e.st.Meta(ctx)
@@ -183,8 +193,12 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if weights.abbrevByUse {
+		weighAbbreviations(q, terms, hits)
+	}
 	// The first term read is the first word's stem (lookupTerms).
 	q.subjectShare = float64(len(hits[0])) / float64(max(snap.lens.Len(), 1))
+	q.wantsTests = asksForTests(q, terms, hits, snap)
 	cands := scoreLexical(q, terms, hits, snap, only)
 	preScore(q, cands)
 	w := DefaultSemanticWeight

@@ -3,6 +3,7 @@ package search
 import (
 	"strings"
 
+	"github.com/lore-dev/lore/internal/store"
 	"github.com/lore-dev/lore/internal/tokenize"
 )
 
@@ -24,6 +25,9 @@ type Query struct {
 	// subjectShare is the share of chunks in which the first word occurs,
 	// known once its posting list is read.
 	subjectShare float64
+	// wantsTests is set when the query asks for tests, examples or
+	// benchmarks (asksForTests), known once its posting lists are read.
+	wantsTests bool
 }
 
 // Word is one identifier or word of the query.
@@ -123,7 +127,10 @@ func (q Query) lookupTerms() []queryTerm {
 			add(p, weights.partTerm, i)
 		}
 		for _, e := range expansions[w.Stem] {
-			add(e, weights.abbreviation, i)
+			if _, ok := seen[e]; !ok {
+				add(e, weights.abbreviation, i)
+				out[len(out)-1].abbrev = true
+			}
 		}
 		// Two prose words may name one identifier: "route context" is
 		// RouteContext, indexed whole as "routecontext".
@@ -138,5 +145,28 @@ func (q Query) lookupTerms() []queryTerm {
 type queryTerm struct {
 	term   string
 	weight float64
-	word   int // index into Query.Words
+	word   int  // index into Query.Words
+	abbrev bool // an abbreviation or long form of its word (weighAbbreviations)
+}
+
+// weighAbbreviations weighs each abbreviation term by how much the code
+// prefers it to the word as typed: in a codebase that writes req, "request"
+// reads req at nearly the full abbreviation weight; in one that writes
+// options everywhere, "option" barely reads opt. hits are the terms'
+// posting lists.
+func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
+	df := map[string]int{}
+	for ti, t := range terms {
+		df[t.term] = len(hits[ti])
+	}
+	for ti := range terms {
+		t := &terms[ti]
+		if !t.abbrev {
+			continue
+		}
+		own, alt := df[q.Words[t.word].Stem], df[t.term]
+		if own+alt > 0 {
+			t.weight *= float64(alt) / float64(own+alt)
+		}
+	}
 }

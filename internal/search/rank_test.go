@@ -204,7 +204,7 @@ func TestGlob(t *testing.T) {
 func TestFileEvidenceAndDiversity(t *testing.T) {
 	saved := weights
 	t.Cleanup(func() { weights = saved })
-	weights.fileEvidence, weights.sameFileDecay = 0.5, 0.5
+	weights.fileEvidence = 0.5
 	rows := []store.ChunkMeta{{ID: 1, StartLine: 1}, {ID: 2, StartLine: 20}, {ID: 3, StartLine: 40}}
 	chunk := func(i int, score, fileBonus float64) scored {
 		return scored{row: &rows[i], score: score, fileBonus: fileBonus}
@@ -215,13 +215,13 @@ func TestFileEvidenceAndDiversity(t *testing.T) {
 		wantEvidence []float64
 		wantDiverse  []float64
 	}{
-		{"a lone chunk gets no evidence and no decay", []scored{chunk(0, 2, 1)}, []float64{2}, []float64{2}},
+		{"a lone chunk gets no evidence and keeps its bonus", []scored{chunk(0, 2, 1)}, []float64{2}, []float64{2}},
 		{
 			"the best chunk is lifted by the second, the others by the best",
 			[]scored{chunk(0, 4, 1), chunk(1, 2, 1), chunk(2, 1, 1)},
 			[]float64{4 + 0.5*2, 2 + 0.5*4, 1 + 0.5*4},
-			// later chunks lose the file bonus (1 + the evidence they got) and decay per earlier chunk
-			[]float64{4 + 0.5*2, (2 + 0.5*4 - (1 + 0.5*4)) * 0.5, (1 + 0.5*4 - (1 + 0.5*4)) * 0.25},
+			// later chunks lose the file bonus (1 + the evidence they got)
+			[]float64{4 + 0.5*2, 2 + 0.5*4 - (1 + 0.5*4), 1 + 0.5*4 - (1 + 0.5*4)},
 		},
 	}
 	for _, tt := range tests {
@@ -431,6 +431,50 @@ func TestFileMultiplier(t *testing.T) {
 	for _, tt := range tests {
 		if got := fileMultiplier(Analyze(tt.query), &tt.facts, tt.wantsTests, false); math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("%s: fileMultiplier = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestNameEvidenceScale(t *testing.T) {
+	saved := weights
+	t.Cleanup(func() { weights = saved })
+	weights.nameFullWords = 5
+	cases := []struct {
+		query string
+		want  float64
+	}{
+		{"JSON array operations", 1},
+		{"request context lifecycle and helpers", 1}, // and: a stop word
+		{"resolve the session, window or pane named by a -t target argument", 5.0 / 8},
+	}
+	for _, c := range cases {
+		if got := nameEvidenceScale(Analyze(c.query)); got != c.want {
+			t.Errorf("nameEvidenceScale(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+	weights.nameFullWords = 0
+	if got := nameEvidenceScale(Analyze("resolve the session, window or pane named by a -t target argument")); got != 1 {
+		t.Errorf("with nameFullWords 0: %v, want 1", got)
+	}
+}
+
+func TestWeighAbbreviations(t *testing.T) {
+	q := Analyze("request context")
+	terms := []queryTerm{
+		{term: "request", weight: 1, word: 0},
+		{term: "req", weight: 0.6, word: 0, abbrev: true},
+		{term: "context", weight: 1, word: 1},
+		{term: "ctx", weight: 0.6, word: 1, abbrev: true},
+	}
+	postings := func(n int) []store.PostingAt { return make([]store.PostingAt, n) }
+	// The code writes req three times as often as request, and context
+	// nine times as often as ctx.
+	hits := [][]store.PostingAt{postings(10), postings(30), postings(90), postings(10)}
+	weighAbbreviations(q, terms, hits)
+	want := []float64{1, 0.6 * 30 / 40, 1, 0.6 * 10 / 100}
+	for i, w := range want {
+		if math.Abs(terms[i].weight-w) > 1e-12 {
+			t.Errorf("term %s weighs %v, want %v", terms[i].term, terms[i].weight, w)
 		}
 	}
 }

@@ -116,6 +116,11 @@ type Reader interface {
 	// Symbols calls fn with the symbols of every file that has any,
 	// ordered by path; an error from fn stops and is returned.
 	Symbols(ctx context.Context, fn func(FileSymbols) error) error
+	// GramStates is what the n-gram index holds of each file, by path.
+	GramStates(ctx context.Context) (map[string]GramState, error)
+	// Grams calls fn with every file of the n-gram index, ordered by path
+	// (byte order); an error from fn stops and is returned.
+	Grams(ctx context.Context, fn func(GramFile) error) error
 }
 
 // WriteTx is one index run over a collection: everything it writes
@@ -144,6 +149,15 @@ type WriteTx interface {
 	// too).
 	ParsedFiles(ctx context.Context, kind string) (map[string]ParsedFile, error)
 	SaveParsedFiles(ctx context.Context, kind string, files []ParsedFile) error
+
+	// GramStates is what the n-gram index holds of each file, by path.
+	GramStates(ctx context.Context) (map[string]GramState, error)
+	// PutGrams records (or replaces) a file of the n-gram index.
+	PutGrams(ctx context.Context, f GramFile) error
+	// DeleteGrams removes a file from the n-gram index; DeleteAllGrams
+	// empties it.
+	DeleteGrams(ctx context.Context, path string) error
+	DeleteAllGrams(ctx context.Context) error
 
 	// AddedChunks are the ids of the chunks this run inserted, sorted.
 	AddedChunks() []int64
@@ -179,6 +193,9 @@ type WriteTx interface {
 	Rollback() error
 }
 
+// GramWalkDefault is MetaGramWalk's value for a default walk.
+const GramWalkDefault = "default"
+
 // Metadata keys an index run records in its collection's metadata.
 const (
 	MetaRoot            = "root"
@@ -197,4 +214,9 @@ const (
 	MetaEmbedder        = "embedder"         // the embedder's identity, to never mix vectors
 	MetaSchemaVersion   = "schema_version"   // the database's, reported with the collection's
 	MetaRebuildRequired = "rebuild_required" // "1" when the next run must rebuild
+	// MetaGramWalk says how the files of the n-gram index were walked:
+	// GramWalkDefault when as the exact search walks (no skipped folders,
+	// the default size limit), so that the index lists exactly the files a
+	// search would; anything else, or absent, means it does not.
+	MetaGramWalk = "gram_walk"
 )

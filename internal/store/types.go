@@ -61,6 +61,25 @@ type Chunk struct {
 	Stats              TermStats
 }
 
+// GramFile is what the exact search's n-gram index holds of one file of
+// the root: every file an index run walks, the text files with their
+// trigrams (see package trigram), the binary ones marked as such, so that
+// a search knows which files it can skip without reading them.
+type GramFile struct {
+	Path    string // slash-separated, relative to the collection's root
+	Size    int64
+	MTimeNS int64
+	Binary  bool   // not text: the exact search never matches it
+	Grams   []byte // trigram.EncodeKeys of the file's trigrams; nil when Binary
+}
+
+// GramState is what the n-gram index remembers of a file, to decide
+// whether its grams are current.
+type GramState struct {
+	Size    int64
+	MTimeNS int64
+}
+
 // FileRow is an indexed file.
 type FileRow struct {
 	ID       int64

@@ -87,7 +87,11 @@ type Watcher struct {
 	mode    string
 	pending map[string]bool
 	over    bool
-	kick    chan struct{} // an event arrived
+	// delivering is the batch being delivered: still pending for
+	// Pending until deliver returns, so that no change is out of sight
+	// between the watcher and its consumer.
+	delivering Batch
+	kick       chan struct{} // an event arrived
 }
 
 // New prepares a watcher of root (an absolute folder); Run starts it.
@@ -130,15 +134,18 @@ func (w *Watcher) Changed(rels ...string) {
 	}
 }
 
-// Pending is the changes seen and not yet delivered.
+// Pending is the changes seen and not yet delivered, with the batch being
+// delivered (until deliver returns).
 func (w *Watcher) Pending() Batch {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	b := Batch{Overflow: w.over, Paths: make([]string, 0, len(w.pending))}
+	b := Batch{Overflow: w.over || w.delivering.Overflow, Paths: make([]string, 0, len(w.pending)+len(w.delivering.Paths))}
 	for p := range w.pending {
 		b.Paths = append(b.Paths, p)
 	}
+	b.Paths = append(b.Paths, w.delivering.Paths...)
 	slices.Sort(b.Paths)
+	b.Paths = slices.Compact(b.Paths)
 	return b
 }
 
@@ -159,6 +166,9 @@ func (w *Watcher) Run(ctx context.Context, deliver func(Batch)) error {
 			return err
 		}
 		deliver(batch)
+		w.mu.Lock()
+		w.delivering = Batch{}
+		w.mu.Unlock()
 	}
 }
 
@@ -202,6 +212,7 @@ func (w *Watcher) take() Batch {
 	}
 	slices.Sort(b.Paths)
 	w.pending, w.over = map[string]bool{}, false
+	w.delivering = b
 	return b
 }
 

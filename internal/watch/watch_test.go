@@ -212,3 +212,56 @@ func TestNewRefusesNonFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingCoversTheBatchBeingDelivered checks that a change stays in
+// Pending until its batch has been handled: a reader of Pending never
+// misses it between the watcher and its consumer.
+func TestPendingCoversTheBatchBeingDelivered(t *testing.T) {
+	root := t.TempDir()
+	w, err := New(root, Options{Quiet: time.Millisecond, MaxDelay: time.Second, Poll: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	inDeliver := make(chan []string, 1)
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- w.Run(ctx, func(b Batch) {
+			inDeliver <- w.Pending().Paths
+			<-release
+		})
+	}()
+	<-w.Ready()
+	w.Changed("a.txt", "b/c.go")
+	select {
+	case got := <-inDeliver:
+		if !slices.Equal(got, []string{"a.txt", "b/c.go"}) {
+			t.Errorf("Pending during delivery = %q, want the batch", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no batch delivered")
+	}
+	w.Changed("d.txt")
+	if got := w.Pending().Paths; !slices.Equal(got, []string{"a.txt", "b/c.go", "d.txt"}) {
+		t.Errorf("Pending with a new change during delivery = %q", got)
+	}
+	close(release)
+	// The next batch (d.txt) is delivered once the first returns; by then
+	// the first is no longer pending.
+	select {
+	case got := <-inDeliver:
+		if !slices.Equal(got, []string{"d.txt"}) {
+			t.Errorf("Pending during the second delivery = %q, want only d.txt", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no second batch delivered")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Pending().Paths; len(got) != 0 {
+		t.Errorf("Pending after delivery = %q, want none", got)
+	}
+}

@@ -246,9 +246,10 @@ async function codeTools(client, t) {
 // research drives code_research: callers by hop with the chain and one
 // progress notification per hop, the errors in seed 001's words, and the
 // cancellation of a call that builds a large symbol graph.
-async function research(client, stderr) {
+async function research(client, stderr, t) {
   section = 'code_research';
   const progress = [];
+  const mark = t.wire.length;
   const deep = await client.callTool({ name: 'code_research', arguments: { query: 'what calls Login()', depth: 3 } },
     CallToolResultSchema, { onprogress: (p) => progress.push(p) });
   const out = deep.structuredContent ?? {};
@@ -258,8 +259,14 @@ async function research(client, stderr) {
     text(deep).slice(0, 400));
   const chains = (out.chains ?? []).map((c) => c.map((id) => byId[id]?.symbol).join(' → '));
   check('the call chain', chains.includes('main → Route → HandleLogin → Login'), JSON.stringify(chains));
-  check('one progress notification per hop', progress.length === 3 && progress.every((p, i) => p.progress === i + 1 && p.total === 3 &&
-    p.message.startsWith(`hop ${i + 1} of 3`)), JSON.stringify(progress));
+  // Read off the wire: the SDK client drops a notification that arrives
+  // in the same read as its response (typescript-sdk#2580).
+  const wire = t.wire.slice(mark);
+  const perHop = wire.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
+  const answered = wire.findIndex((m) => m.result?.structuredContent?.intent !== undefined);
+  check('one progress notification per hop, before the answer', perHop.length === 3 && perHop.every((p, i) => p.progress === i + 1 && p.total === 3 &&
+    p.message.startsWith(`hop ${i + 1} of 3`)) && wire.findLastIndex((m) => m.method === 'notifications/progress') < answered, JSON.stringify(perHop));
+  metrics('code_research progress notifications the client delivered / the server sent', `${progress.length}/${perHop.length}`);
   const shallow = await client.callTool({ name: 'code_research', arguments: { query: 'what calls Login()', depth: 2 } });
   check('depth 2 stops before main', !shallow.isError && !(shallow.structuredContent?.nodes ?? []).some((n) => n.symbol === 'main'),
     text(shallow).slice(0, 300));
@@ -476,7 +483,7 @@ async function stdio() {
   try {
     await toolsList(client);
     await codeTools(client, t);
-    await research(client, () => t.stderrText);
+    await research(client, () => t.stderrText, t);
     await filesTools(client);
     await tasks(client);
     // The cancelled task's work logs when it has stopped; closing the

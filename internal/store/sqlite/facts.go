@@ -90,7 +90,11 @@ func (r *reader) Packages(ctx context.Context) ([]packages.Package, error) {
 		return nil, fmt.Errorf("reading packages: %w", err)
 	}
 	rows.Close()
-	deps, err := r.d.db.QueryContext(ctx, `SELECT d.package_id, d.name, d.version_req, d.dep_kind, d.is_internal, d.target_kind, d.target_path
+	targets := "d.target_kind, d.target_path"
+	if r.d.noFactTargets {
+		targets = "'', ''" // a schema before 9, read as it is
+	}
+	deps, err := r.d.db.QueryContext(ctx, `SELECT d.package_id, d.name, d.version_req, d.dep_kind, d.is_internal, `+targets+`
 		FROM package_deps d JOIN packages p ON p.id = d.package_id WHERE p.collection_id = ?
 		ORDER BY d.package_id, d.position`, r.id)
 	if err != nil {
@@ -186,7 +190,11 @@ func fromJSONList(s string) ([]string, error) {
 // Specs returns every spec of the collection with its requirements and
 // scenarios, by spec ID.
 func (r *reader) Specs(ctx context.Context) ([]specs.Spec, error) {
-	rows, err := r.d.db.QueryContext(ctx, `SELECT s.id, s.spec_id, s.title, s.purpose, s.kind, s.path, s.change, s.warnings, s.template,
+	template := "s.template"
+	if r.d.noFactTargets {
+		template = "0" // a schema before 9, read as it is
+	}
+	rows, err := r.d.db.QueryContext(ctx, `SELECT s.id, s.spec_id, s.title, s.purpose, s.kind, s.path, s.change, s.warnings, `+template+`,
 			coalesce(q.id, 0), coalesce(q.name, ''), coalesce(q.description, ''), coalesce(q.delta, ''), coalesce(q.line, 0)
 		FROM specs s LEFT JOIN spec_requirements q ON q.spec_row = s.id
 		WHERE s.collection_id = ? ORDER BY s.spec_id, q.ord`, r.id)

@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // schema creates a new database at SchemaVersion. Everything a collection
 // holds names its collection, directly or through its file or chunk, so
@@ -94,7 +94,7 @@ CREATE TABLE chunk_vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
 );
-` + factsSchema + symbolsSchema + addFactTargets
+` + factsSchema + symbolsSchema + gramsSchema + addFactTargets
 
 // symbolsSchema holds what each file defines and refers to, one blob per
 // file (store.EncodeSymbols), written and removed with the file.
@@ -105,10 +105,30 @@ CREATE TABLE file_symbols (
 );
 `
 
+// gramsSchema holds the exact search's n-gram index: one row per walked
+// file, so that a run rewrites only the files it changed.
+const gramsSchema = `
+CREATE TABLE file_grams (
+	id            INTEGER PRIMARY KEY,
+	collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+	path          TEXT NOT NULL,
+	size          INTEGER NOT NULL,
+	mtime_ns      INTEGER NOT NULL,
+	binary        INTEGER NOT NULL,
+	grams         BLOB,
+	UNIQUE (collection_id, path)
+);
+`
+
+// addGrams brings a version 7 database to version 8: the n-gram index;
+// each collection's next run fills it (files without grams are searched
+// by scanning until then).
+const addGrams = gramsSchema
+
 // factsSchema holds the packages and specs of each collection, as plain
 // rows; they are ranked in Go (package search), not in SQL. It is their
 // version 6 shape, which fromVersion5 makes too; addFactTargets (version
-// 8) adds to it.
+// 9) adds to it.
 const factsSchema = `
 CREATE TABLE packages (
 	id            INTEGER PRIMARY KEY,
@@ -222,7 +242,7 @@ DROP TABLE spec_requirements;
 DROP TABLE specs;
 ` + factsSchema
 
-// addFactTargets brings a version 7 database to version 8 (issue 15):
+// addFactTargets brings a version 8 database to version 9 (issue 15):
 // internal dependencies name the package they resolve to, specs can be
 // marked as unfilled templates, and what the parsers made of each manifest
 // and spec file is kept between runs (parsed_files). The rows already there
@@ -262,7 +282,8 @@ INSERT OR REPLACE INTO collection_meta(collection_id, key, value)
 var migrations = map[int]string{
 	5: fromVersion5,
 	6: addSymbols,
-	7: addFactTargets,
+	7: addGrams,
+	8: addFactTargets,
 }
 
 // oldestMigrated is the oldest version migrated in place.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -340,10 +341,82 @@ func TestChunkMetaFallsBackToTheTable(t *testing.T) {
 	}
 }
 
+// TestReadVersion7: an index of the previous schema (symbols, no n-gram
+// index) stays readable, its n-gram index empty; the first run adds the
+// table in place and keeps the files.
+func TestReadVersion7(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v7.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Write(ctx, store.DefaultCollection, "/repo", store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.PutFile(ctx, store.File{Path: "a.go", Language: "go", Hash: "h"},
+		[]store.Chunk{{StartLine: 1, EndLine: 1, Kind: "function", Content: "package a"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	// Back to version 7: no n-gram index (version 8) and no dependency
+	// targets, template marks or parsed files (version 9).
+	for _, stmt := range []string{`DROP TABLE file_grams`, `ALTER TABLE package_deps DROP COLUMN target_kind`,
+		`ALTER TABLE package_deps DROP COLUMN target_path`, `ALTER TABLE specs DROP COLUMN template`, `DROP TABLE parsed_files`,
+		`UPDATE meta SET value = '7' WHERE key = 'schema_version'`} {
+		if _, err := db.db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatalf("reading a version 7 index: %v", err)
+	}
+	r, err := ro.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := r.GramStates(ctx)
+	if err != nil || len(states) != 0 {
+		t.Errorf("n-gram index of a version 7 index: %v, %v; want empty", states, err)
+	}
+	if pkgs, err := r.Packages(ctx); err != nil || len(pkgs) != 0 {
+		t.Errorf("packages of a version 7 index: %v, %v; want none", pkgs, err)
+	}
+	if found, err := r.Specs(ctx); err != nil || len(found) != 0 {
+		t.Errorf("specs of a version 7 index: %v, %v; want none", found, err)
+	}
+	if err := r.Grams(ctx, func(store.GramFile) error { return errors.New("a file in a table that does not exist") }); err != nil {
+		t.Error(err)
+	}
+	ro.Close()
+
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err = db.Write(ctx, store.DefaultCollection, "/repo", store.WriteOptions{})
+	if err != nil {
+		t.Fatalf("migrating: %v", err)
+	}
+	defer tx.Rollback()
+	if files, err := tx.FileStates(ctx); err != nil || len(files) != 1 {
+		t.Fatalf("files kept by the migration: %v, %v", files, err)
+	}
+	if err := tx.PutGrams(ctx, store.GramFile{Path: "a.go", Size: 9, Grams: []byte{1}}); err != nil {
+		t.Errorf("writing the n-gram index after the migration: %v", err)
+	}
+}
+
 // TestMigrateFactTargets opens an index written by lore with schema 6 that
 // holds packages and specs (testdata/v6-facts.db.gz: a small npm workspace
 // with OpenSpec specs) and brings it through every step to the current
-// schema: the packages and specs stay readable, the facts of schema 8
+// schema: the packages and specs stay readable, the facts of schema 9
 // (dependency targets, parsed files) start empty, and no record says how
 // the packages and specs were made, so the next run reads them again.
 func TestMigrateFactTargets(t *testing.T) {
@@ -392,7 +465,7 @@ func TestMigrateFactTargets(t *testing.T) {
 	if err != nil || len(found) != 6 {
 		t.Fatalf("specs kept: %d, %v", len(found), err)
 	}
-	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion || SchemaVersion != 8 {
-		t.Errorf("schema version %d (SchemaVersion %d), want 8", v, SchemaVersion)
+	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion || SchemaVersion != 9 {
+		t.Errorf("schema version %d (SchemaVersion %d), want 9", v, SchemaVersion)
 	}
 }

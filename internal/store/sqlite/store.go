@@ -30,6 +30,9 @@ type DB struct {
 	path     string
 	readOnly bool
 	cache    preparedCache
+	// noFactTargets: an index of a schema before 9, read without migrating
+	// it, has no dependency targets or template marks (see addFactTargets).
+	noFactTargets bool
 }
 
 var _ store.DB = (*DB)(nil)
@@ -85,7 +88,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading index %s: %w", path, err)
 	}
-	if v != SchemaVersion {
+	if v != SchemaVersion && (v < oldestReadable || v > SchemaVersion) {
 		d.Close()
 		if v == 0 {
 			return nil, errs.New(errs.NoIndex, errs.CodeNoIndex, "the index at %s has not been built yet", path)
@@ -93,8 +96,15 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		return nil, errs.New(errs.NoIndex, errs.CodeIndexOutdated,
 			"index %s has schema version %d, this lore needs %d; re-run lore index", path, v, SchemaVersion)
 	}
+	d.noFactTargets = v < 9
 	return d, nil
 }
+
+// oldestReadable is the oldest schema this lore still reads: version 7
+// lacks the n-gram index, which its readers see as empty, and versions 7
+// and 8 lack the dependency targets and template marks of version 9,
+// which read as none.
+const oldestReadable = 7
 
 // openReadOnly opens path for queries and reads its schema version;
 // immutable opens it without locks or a -shm file.

@@ -53,6 +53,7 @@ func Run(t *testing.T, b Backend) {
 		{"RemoveCollection", testRemoveCollection},
 		{"AnyNumberOfValues", testManyValues},
 		{"OneWriterPerCollection", testOneWriter},
+		{"Grams", testGrams},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, b) })

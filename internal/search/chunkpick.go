@@ -1,0 +1,53 @@
+package search
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/lore-dev/lore/internal/store"
+)
+
+// chunkPrior rates how likely a chunk, among the chunks of its own file,
+// is the one that answers the query, from what it is rather than from how
+// many query words it holds: a function or method answers a question about
+// behaviour better than the table, preamble, loose block or class body
+// that mentions the same words more often (window_copy_search rather than
+// the command table listing "search-forward" and "search-backward").
+// (Query words in the chunk's own name were tried as a second prior and
+// lowered both development sets.)
+func chunkPrior(q Query, row *store.ChunkMeta) float64 {
+	if !q.Symbolic && callableKind(row.Kind) {
+		return weights.pickCallable
+	}
+	return 0
+}
+
+// callableKind reports chunks that do something: functions and methods.
+func callableKind(kind string) bool {
+	switch kind {
+	case "function", "method", "constructor":
+		return true
+	}
+	return false
+}
+
+// pickRepresentative reorders one file's chunks, given best first, so
+// that the one most likely to answer comes first, without changing what
+// the file scores: the file keeps its scores, best first, and the chunks
+// take them in the order of score plus chunkPrior. The file still ranks
+// by its best chunk; what it shows is its likeliest answer.
+func pickRepresentative(chunks []scored) {
+	key := func(s scored) float64 { return s.score + s.prior }
+	byKey := func(a, b scored) int { return cmp.Compare(key(b), key(a)) }
+	if slices.IsSortedFunc(chunks, byKey) {
+		return
+	}
+	scores := make([]float64, len(chunks))
+	for i := range chunks {
+		scores[i] = chunks[i].score
+	}
+	slices.SortStableFunc(chunks, byKey)
+	for i := range chunks {
+		chunks[i].score = scores[i]
+	}
+}

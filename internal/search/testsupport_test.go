@@ -1,0 +1,45 @@
+package search
+
+import "testing"
+
+func TestTestSupportPaths(t *testing.T) {
+	cases := []struct {
+		path string
+		want bool
+	}{
+		{"regress/copy-mode-test-emacs.sh", true},
+		{"src/test/regress/sql/join.sql", true},
+		{"packages/app/e2e/login.ts", true},
+		{"src/__mocks__/fs.js", true},
+		{"benches/parse.rs", true},
+		{"apps/storybook/stories/select.stories.tsx", true},
+		{"packages/dialog/src/dialog.stories.tsx", true},
+		{"packages/test-utils/src/render.ts", true},
+		{"internal/testutil/server.go", true},
+		{"test_helpers/db.rb", true},
+		{"benchmarks/db_bench.cc", true},
+		{"bench/formatter-bench.cpp", true},
+		{"src/core/parser_benchmark.cc", true},
+		{"src/router.bench.ts", true},
+		{"tests/conftest.py", true},
+		{"spec/spec_helper.rb", true},
+		{"test/test_helper.bash", true},
+		{"src/test/scala/io/circe/DecoderSpec.scala", true},
+		{"modules/benchmark/PrintingBenchmark.scala", true},
+		// Implementation, however close the name.
+		{"src/benchmark.c", false},
+		{"lib/spec.js", false},
+		{"lib/reporters/spec.js", false},
+		{"src/Serilog/Parsing/MessageTemplateParser.cs", false},
+		{"src/demolition/site.go", false},
+		{"lib/rack/lint.rb", false},
+		{"src/click/testing.py", false},
+		{"include/spdlog/details/registry.h", false},
+		{"src/Spec.swift", false},
+	}
+	for _, c := range cases {
+		if got := isTestSupportPath(c.path); got != c.want {
+			t.Errorf("isTestSupportPath(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
