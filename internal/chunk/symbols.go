@@ -726,8 +726,21 @@ func (c *syntaxChunker) callArgs(b uint32) int {
 	if i >= len(src) || src[i] != '(' {
 		return -1
 	}
-	depth, items, nonEmpty := 0, 0, false
-	for ; i < len(src) && i < int(b)+maxCallScan; i++ {
+	items, closed := countItems(src, i, int(b)+maxCallScan, false)
+	if !closed {
+		return -1
+	}
+	return items
+}
+
+// countItems counts the non-empty, comma-separated items of the bracketed
+// list that opens at src[open], reading up to offset limit; closed is
+// false when the list does not close before it. Strings are skipped, and
+// with lineComments so are // comments (Go's; elsewhere // may be an
+// operator).
+func countItems(src []byte, open, limit int, lineComments bool) (items int, closed bool) {
+	depth, nonEmpty := 0, false
+	for i := open; i < len(src) && i < limit; i++ {
 		switch ch := src[i]; ch {
 		case '(', '[', '{':
 			depth++
@@ -740,7 +753,7 @@ func (c *syntaxChunker) callArgs(b uint32) int {
 				if nonEmpty {
 					items++
 				}
-				return items
+				return items, true
 			}
 		case ',':
 			if depth == 1 {
@@ -756,12 +769,19 @@ func (c *syntaxChunker) callArgs(b uint32) int {
 					i++
 				}
 			}
+		case '/':
+			if lineComments && i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+				continue
+			}
 		}
 		if depth >= 1 && !isSpace(src[i]) {
 			nonEmpty = true
 		}
 	}
-	return -1
+	return items, false
 }
 
 // maxCallScan bounds how far a call's arguments are read.

@@ -144,48 +144,6 @@ func (c *syntaxChunker) goArity(b uint32) int {
 	if i >= len(c.src) || c.src[i] != '(' {
 		return 0
 	}
-	depth, items, nonEmpty := 0, 0, false
-	for ; i < len(c.src); i++ {
-		switch ch := c.src[i]; ch {
-		case '(', '[', '{':
-			depth++
-			if depth == 1 {
-				continue
-			}
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				if nonEmpty {
-					items++
-				}
-				return items
-			}
-		case ',':
-			if depth == 1 {
-				if nonEmpty {
-					items++
-				}
-				nonEmpty = false
-				continue
-			}
-		case '"', '`', '\'':
-			// A struct tag in an inline struct type: skip the string.
-			for i++; i < len(c.src) && c.src[i] != ch; i++ {
-				if c.src[i] == '\\' && ch != '`' {
-					i++
-				}
-			}
-		case '/':
-			if i+1 < len(c.src) && c.src[i+1] == '/' {
-				for i < len(c.src) && c.src[i] != '\n' {
-					i++
-				}
-				continue
-			}
-		}
-		if depth >= 1 && !isSpace(c.src[i]) {
-			nonEmpty = true
-		}
-	}
+	items, _ := countItems(c.src, i, len(c.src), true)
 	return items
 }
