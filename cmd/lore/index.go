@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -91,9 +90,7 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 		return err
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(stats)
+		return writeJSON(a.stdout, stats)
 	}
 	if stats.NoChanges() {
 		fmt.Fprintf(a.stdout, "indexed %s: no changes\n", stats.Root)

@@ -13,6 +13,7 @@ import (
 	svc "github.com/lore-dev/lore/internal/app"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/packages"
+	"github.com/lore-dev/lore/internal/toon"
 )
 
 func init() {
@@ -290,10 +291,21 @@ func loadPackages(ctx context.Context, a *cli, root string) (*svc.Packages, erro
 	return a.services().Packages(ctx, root)
 }
 
+// writeJSON prints v as indented JSON, the CLI's --format json.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// writeTOON prints v as TOON, the CLI's --format toon.
+func writeTOON(w io.Writer, v any) error {
+	b, err := toon.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding TOON: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // writePackageList prints packages as a table (or JSON); empty says none.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/research"
-	"github.com/lore-dev/lore/internal/toon"
 )
 
 func init() {
@@ -71,16 +69,9 @@ func runResearch(ctx context.Context, a *cli, args []string) error {
 	}
 	switch *format {
 	case "json":
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(researchJSON{Root: root.Path(), Result: res.Result})
+		return writeJSON(a.stdout, researchJSON{Root: root.Path(), Result: res.Result})
 	case "toon":
-		b, err := toon.Marshal(researchJSON{Root: root.Path(), Result: res.Result})
-		if err != nil {
-			return fmt.Errorf("encoding TOON: %w", err)
-		}
-		_, err = a.stdout.Write(append(b, '\n'))
-		return err
+		return writeTOON(a.stdout, researchJSON{Root: root.Path(), Result: res.Result})
 	}
 	_, err = fmt.Fprintln(a.stdout, res.Text())
 	return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/search"
-	"github.com/lore-dev/lore/internal/toon"
 )
 
 func init() {
@@ -114,16 +112,9 @@ func noIndexError(a *cli, root, indexPath string) error {
 func writeResponse(w io.Writer, format string, resp *search.Response) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(resp)
+		return writeJSON(w, resp)
 	case "toon":
-		b, err := toon.Marshal(resp)
-		if err != nil {
-			return fmt.Errorf("encoding TOON: %w", err)
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
+		return writeTOON(w, resp)
 	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strings"
@@ -43,9 +42,7 @@ func runStatus(ctx context.Context, a *cli, args []string) error {
 		return err
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(a.stdout, struct {
 			*svc.Status
 			Freshness *svc.Freshness `json:"freshness"`
 		}{rep, fresh})

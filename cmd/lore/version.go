@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"runtime"
@@ -60,9 +59,7 @@ func runVersion(_ context.Context, a *cli, args []string) error {
 	v := buildInfo()
 	switch *format {
 	case "json":
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
+		return writeJSON(a.stdout, v)
 	case "human":
 	default:
 		return usagef("--format must be human or json, got %q", *format)

@@ -315,15 +315,20 @@ func (s *Server) searchIndex(ctx context.Context, c *call, in *searchCodeArgs, d
 	return &outcome{structured: out, text: text, content: resourceLinks(links)}, nil
 }
 
+// toonText is v as TOON, a tool's format "toon".
+func toonText(v any) (string, error) {
+	data, err := toon.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encoding TOON: %w", err)
+	}
+	return string(data), nil
+}
+
 // renderSearch is the text rendering of a search in the requested format.
 func renderSearch(format string, out searchOutput) (string, error) {
 	switch format {
 	case "toon":
-		data, err := toon.Marshal(out)
-		if err != nil {
-			return "", fmt.Errorf("encoding TOON: %w", err)
-		}
-		return string(data), nil
+		return toonText(out)
 	case "human":
 		return renderHuman(out), nil
 	default:

@@ -12,7 +12,6 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/research"
 	"github.com/lore-dev/lore/internal/search"
-	"github.com/lore-dev/lore/internal/toon"
 )
 
 // codeResearchArgs are code_research's arguments.
@@ -155,11 +154,7 @@ func (s *Server) codeResearch(ctx context.Context, c *call, in *codeResearchArgs
 func renderResearch(format string, out researchOutput) (string, error) {
 	switch format {
 	case "toon":
-		data, err := toon.Marshal(out)
-		if err != nil {
-			return "", fmt.Errorf("encoding TOON: %w", err)
-		}
-		return string(data), nil
+		return toonText(out)
 	case "human":
 		res := research.Result{Summary: out.Summary, Nodes: out.Nodes, Edges: out.Edges, Chains: out.Chains,
 			Candidates: out.Candidates, Findings: out.Findings}
