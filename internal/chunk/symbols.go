@@ -769,6 +769,9 @@ func countItems(src []byte, open, limit int, lineComments bool) (items int, clos
 					i++
 				}
 			}
+			if i >= len(src) {
+				return items, false // the string runs to the end of the file
+			}
 		case '/':
 			if lineComments && i+1 < len(src) && src[i+1] == '/' {
 				for i < len(src) && src[i] != '\n' {
