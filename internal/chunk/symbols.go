@@ -55,8 +55,8 @@ type tagged struct {
 	pattern int32
 	isDef   bool     // a definition, else a reference
 	kind    string   // the kind of definition or reference
-	node    tsNode   // the definition or reference node
-	at      byteSpan // where node is
+	capture int32    // the capture of the definition or reference node
+	at      byteSpan // where that node is
 	name    capturedSpan
 	alias   capturedSpan
 	source  capturedSpan
@@ -67,9 +67,10 @@ type tagged struct {
 	qualifier, target, container capturedSpan
 }
 
-// tag reads one match (its captures); ok is false when it fails a
-// predicate or captures neither a definition nor a reference.
-func (q *tagQuery) tag(match []rawCapture, src []byte) (tagged, bool) {
+// tag reads one match (its captures, from offset first of the file's);
+// ok is false when it fails a predicate or captures neither a definition
+// nor a reference.
+func (q *tagQuery) tag(match []rawCapture, first int, src []byte) (tagged, bool) {
 	pattern := match[0].pattern
 	for _, p := range q.predicates[pattern] {
 		if !p.holds(match, src) {
@@ -84,9 +85,9 @@ func (q *tagQuery) tag(match []rawCapture, src []byte) (tagged, bool) {
 		r := q.roles[capture.index]
 		switch {
 		case r.def != "":
-			t.kind, t.isDef, t.node, t.at, found = r.def, true, capture.node, capture.at, true
+			t.kind, t.isDef, t.capture, t.at, found = r.def, true, int32(first+i), capture.at, true
 		case r.ref != "":
-			t.kind, t.node, t.at, found = r.ref, capture.node, capture.at, true
+			t.kind, t.capture, t.at, found = r.ref, int32(first+i), capture.at, true
 		case r.name:
 			t.name = span
 		case r.qualifier:
@@ -126,7 +127,7 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 		for end < len(captures) && !captures[end].first {
 			end++
 		}
-		t, ok := q.tag(captures[start:end], c.src)
+		t, ok := q.tag(captures[start:end], start, c.src)
 		start = end
 		if !ok {
 			continue
@@ -147,7 +148,7 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 		found.add(t)
 	}
 	order := found.byPattern(int(q.query.PatternCount()))
-	defs := c.definitions(root, &found, order)
+	defs := c.definitions(root, captures, &found, order)
 	refs, refStarts := c.references(&found, order, defs)
 	file := symbols.File{References: refs}
 	if len(defs) > 0 {
@@ -210,7 +211,7 @@ type defNode struct {
 // definitions turns the definition matches into definitions in source
 // order (an outer one before what it holds), each with its parent and
 // container.
-func (c *syntaxChunker) definitions(root *sitter.Node, found *tagList, order []int) []defNode {
+func (c *syntaxChunker) definitions(root *sitter.Node, captures []rawCapture, found *tagList, order []int) []defNode {
 	defs := make([]defNode, 0, found.defs)
 	seen := make(map[byteSpan]bool, found.defs)
 	for _, i := range order {
@@ -235,7 +236,7 @@ func (c *syntaxChunker) definitions(root *sitter.Node, found *tagList, order []i
 				NameLine:  c.d.firstLine(t.name.byteSpan) + 1,
 				Parent:    -1,
 			},
-			node: nodeOf(root, t.node),
+			node: nodeOf(root, captures[t.capture].node),
 			at:   t.at,
 			name: t.name.byteSpan,
 		}
