@@ -22,16 +22,12 @@ type benchInput struct {
 // benchInputs returns the testdata files with a grammar and larger
 // synthetic files.
 func benchInputs(tb testing.TB) []benchInput {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var inputs []benchInput
-	for _, e := range entries {
-		src := readFixture(tb, e.Name())
-		language := lang.Detect(e.Name(), src)
+	for _, name := range fixtureFiles(tb) {
+		src := readFixture(tb, name)
+		language := lang.Detect(name, src)
 		if lang.HasGrammar(language) {
-			inputs = append(inputs, benchInput{e.Name(), language, src})
+			inputs = append(inputs, benchInput{name, language, src})
 		}
 	}
 	return append(inputs,
