@@ -126,9 +126,9 @@ type bindingQuery struct {
 	c *C.TSQuery
 }
 
-// matches returns the captures of every match of q over the tree under
-// root, in the order the query cursor reports them.
-func matches(q *sitter.Query, root *sitter.Node) []rawCapture {
+// matches appends to dst the captures of every match of q over the tree
+// under root, in the order the query cursor reports them.
+func matches(q *sitter.Query, root *sitter.Node, dst []rawCapture) []rawCapture {
 	cq := (*bindingQuery)(unsafe.Pointer(q)).c
 	cn := (*bindingNode)(unsafe.Pointer(root)).c
 	var n C.size_t
@@ -136,22 +136,21 @@ func matches(q *sitter.Query, root *sitter.Node) []rawCapture {
 	runtime.KeepAlive(q)
 	runtime.KeepAlive(root)
 	if out == nil {
-		return nil
+		return dst
 	}
 	defer C.free(unsafe.Pointer(out))
 	raw := unsafe.Slice(out, int(n))
-	captures := make([]rawCapture, len(raw))
 	for i := range raw {
 		r := &raw[i]
-		captures[i] = rawCapture{
+		dst = append(dst, rawCapture{
 			pattern: uint16(r.pattern),
 			first:   r.first != 0,
 			index:   uint32(r.index),
 			at:      byteSpan{uint32(r.start), uint32(r.end)},
 			node:    r.node,
-		}
+		})
 	}
-	return captures
+	return dst
 }
 
 // nodeOf returns the binding's node for a captured C node of the tree

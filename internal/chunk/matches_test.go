@@ -44,7 +44,7 @@ func TestRawMatches(t *testing.T) {
 			}
 		}
 		cursor.Close()
-		got := matches(q.query, root)
+		got := matches(q.query, root, nil)
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d captures, the binding reads %d", in.name, len(got), len(want))
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -112,16 +113,13 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 	if err != nil || q == nil {
 		return symbols.File{}
 	}
-	// Matches of one pattern on one node with one name are one tag, whose
-	// qualifier, target and container span those of all the matches.
-	type tagKey struct {
-		pattern    int32
-		node, name byteSpan
-	}
-	// About one tag per 40 bytes of code.
-	found := tagList{tags: make([]tagged, 0, len(c.src)/40+8)}
-	seen := map[tagKey]int{}
-	captures := matches(q.query, root)
+	sc := getScratch()
+	defer putScratch(sc)
+	found := tagList{tags: sc.tags[:0]}
+	defer func() { sc.tags = found.tags[:0] }()
+	seen := sc.seen
+	sc.captures = matches(q.query, root, sc.captures[:0])
+	captures := sc.captures
 	for start := 0; start < len(captures); {
 		end := start + 1
 		for end < len(captures) && !captures[end].first {
@@ -147,9 +145,10 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 		}
 		found.add(t)
 	}
-	order := found.byPattern(int(q.query.PatternCount()))
+	sc.order = found.byPattern(int(q.query.PatternCount()), sc.order[:0])
+	order := sc.order
 	defs := c.definitions(root, captures, &found, order)
-	refs, refStarts := c.references(&found, order, defs)
+	refs, refStarts := c.references(sc, &found, order, defs)
 	file := symbols.File{References: refs}
 	if len(defs) > 0 {
 		file.Definitions = make([]symbols.Definition, len(defs))
@@ -161,6 +160,52 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 		c.goMethodSets(&file, defs, refStarts)
 	}
 	return file
+}
+
+// tagKey identifies the matches of one pattern on one node with one name:
+// they are one tag, whose qualifier, target and container span those of
+// all the matches.
+type tagKey struct {
+	pattern    int32
+	node, name byteSpan
+}
+
+// located is a reference with where it is.
+type located struct {
+	symbols.Reference
+	pos   uint32 // where the name is
+	start uint32 // where the qualified name starts
+}
+
+// symbolScratch is the working memory of extracting one file's symbols,
+// reused from file to file: what it allocates would otherwise double
+// what chunking allocates, and the garbage collector's work with it.
+type symbolScratch struct {
+	captures []rawCapture
+	tags     []tagged
+	order    []int
+	located  []located
+	seen     map[tagKey]int
+	spans    map[byteSpan]uint8
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &symbolScratch{seen: map[tagKey]int{}, spans: map[byteSpan]uint8{}}
+}}
+
+func getScratch() *symbolScratch { return scratchPool.Get().(*symbolScratch) }
+
+// maxPooledTags bounds what a pooled scratch keeps: the working memory of
+// an unusually large file is left to the garbage collector.
+const maxPooledTags = 1 << 16
+
+func putScratch(sc *symbolScratch) {
+	if cap(sc.tags) > maxPooledTags || cap(sc.captures) > 4*maxPooledTags || len(sc.seen) > maxPooledTags || len(sc.spans) > maxPooledTags {
+		return
+	}
+	clear(sc.seen)
+	clear(sc.spans)
+	scratchPool.Put(sc)
 }
 
 // tagList holds the tags found in a file.
@@ -182,7 +227,7 @@ func (l *tagList) add(t tagged) {
 
 // byPattern orders the tags by pattern, keeping document order within one:
 // the pattern written first in the query wins over later ones.
-func (l *tagList) byPattern(patterns int) []int {
+func (l *tagList) byPattern(patterns int, order []int) []int {
 	counts := make([]int, patterns+1)
 	for i := range l.tags {
 		counts[l.tags[i].pattern+1]++
@@ -190,7 +235,7 @@ func (l *tagList) byPattern(patterns int) []int {
 	for i := 1; i < len(counts); i++ {
 		counts[i] += counts[i-1]
 	}
-	order := make([]int, len(l.tags))
+	order = append(order[:0], make([]int, len(l.tags))...)
 	for i := range l.tags {
 		p := l.tags[i].pattern
 		order[counts[p]] = i
@@ -494,26 +539,22 @@ func isWordByte(b byte) bool {
 // references turns the reference matches into references in source order,
 // each with its enclosing definition, and says where each one's qualified
 // name starts.
-func (c *syntaxChunker) references(found *tagList, order []int, defs []defNode) ([]symbols.Reference, []uint32) {
+func (c *syntaxChunker) references(sc *symbolScratch, found *tagList, order []int, defs []defNode) ([]symbols.Reference, []uint32) {
 	// What each span is: a definition's name, a reference's name or node.
 	const (
 		defName uint8 = 1 << iota
 		refName
 		refNode
 	)
-	spans := make(map[byteSpan]uint8, found.len())
+	spans := sc.spans
 	for i := 0; i < found.len(); i++ {
 		if t := found.at(i); t.isDef && t.name.set {
 			spans[t.name.byteSpan] |= defName
 		}
 	}
 	inQualifier := qualifierSpans(c.src, found)
-	type located struct {
-		symbols.Reference
-		pos   uint32 // where the name is
-		start uint32 // where the qualified name starts
-	}
-	refs := make([]located, 0, found.len()-found.defs)
+	refs := sc.located[:0]
+	defer func() { sc.located = refs[:0] }()
 	for _, i := range order {
 		t := found.at(i)
 		if t.isDef {
