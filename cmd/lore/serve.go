@@ -158,6 +158,7 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 			}
 		}()
 	}
+	tuneForServe()
 	if addr := os.Getenv(envPprof); addr != "" {
 		ln, err := pprofListener(addr)
 		if err != nil {
