@@ -158,6 +158,14 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 			}
 		}()
 	}
+	tuneForServe()
+	if addr := os.Getenv(envPprof); addr != "" {
+		ln, err := pprofListener(addr)
+		if err != nil {
+			return err
+		}
+		go servePprof(ctx, ln, logger)
+	}
 	srv, err := mcp.New(mcp.Options{
 		Name: cfg.ServerName, Version: cfg.ServerVersion,
 		Root: served.Path(), CodeRoot: codeRoot, DocsRoot: docsRoot, AllowRoots: extraRoots, SpecsDir: *specsDir,

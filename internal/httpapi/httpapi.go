@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -48,7 +49,9 @@ const (
 	// requests for this long.
 	DefaultIdleTimeout = 2 * time.Minute
 	// DefaultMaxConns caps the connections served at once; further ones
-	// wait in the accept queue until one closes.
+	// wait in the accept queue until one closes (at the cap, open ones
+	// close once their response is written, or once idle a while: see
+	// limitListener).
 	DefaultMaxConns = 256
 )
 
@@ -188,17 +191,26 @@ func Serve(ctx context.Context, opts Options) error {
 			hosts = append(hosts, interfaceIPs()...)
 		}
 	}
+	var limited *limitedListener
 	if max := cmpOr(opts.MaxConns, DefaultMaxConns); max > 0 {
-		ln = limitListener(ln, max)
+		limited = limitListener(ln, max)
+		ln = limited
+	}
+	h := handler(opts, hosts)
+	if limited != nil {
+		h = limited.yieldWhenFull(h)
 	}
 	srv := &http.Server{
-		Handler:           handler(opts, hosts),
+		Handler:           h,
 		ReadHeaderTimeout: cmpOr(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       cmpOr(opts.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       cmpOr(opts.IdleTimeout, DefaultIdleTimeout),
 		// No WriteTimeout: SSE streams (long tool calls, GET streams) last
 		// as long as they need.
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	if limited != nil {
+		srv.ConnState = limited.connState
 	}
 	logger.Info("serving HTTP", "addr", ln.Addr().String(), "bearer_token", opts.AuthToken != "",
 		"allowed_hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
@@ -450,25 +462,56 @@ func LoadToken(env, file string) (string, error) {
 }
 
 // limitListener returns a listener that serves at most max connections at
-// once: Accept waits for one of them to close before taking the next, so
-// further clients wait in the kernel's accept queue.
-func limitListener(ln net.Listener, max int) net.Listener {
-	return &limitedListener{Listener: ln, slots: make(chan struct{}, max), closed: make(chan struct{})}
+// once; further clients wait in the kernel's accept queue until one
+// closes. While one waits, open connections give their slots up without
+// failing a request: every response then says Connection: close (the
+// client opens a new connection for its next request, which queues like
+// any other), and a keep-alive connection idle for idleYield or longer
+// is closed. Without that, idle keep-alive connections (every HTTP client
+// keeps some) would hold the slots until the idle timeout while new
+// clients wait. A connection idle for less is left alone: its client may
+// be sending a request on it at this very moment.
+func limitListener(ln net.Listener, max int) *limitedListener {
+	return &limitedListener{Listener: ln, slots: make(chan struct{}, max), closed: make(chan struct{}),
+		idle: map[net.Conn]time.Time{}}
 }
+
+// idleYield is how long a keep-alive connection must have been idle before
+// it is closed for a client waiting for a slot.
+var idleYield = 5 * time.Second
 
 type limitedListener struct {
 	net.Listener
 	slots     chan struct{}
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	waiting atomic.Bool // Accept waits for a slot
+	mu      sync.Mutex
+	idle    map[net.Conn]time.Time // served connections idle between requests, since when
 }
 
 // Accept implements net.Listener.
 func (l *limitedListener) Accept() (net.Conn, error) {
 	select {
 	case l.slots <- struct{}{}:
-	case <-l.closed:
-		return nil, net.ErrClosed
+	default:
+		l.waiting.Store(true)
+		tick := time.NewTicker(idleYield / 5)
+		for done := false; !done; {
+			l.closeLongIdle()
+			select {
+			case l.slots <- struct{}{}:
+				done = true
+			case <-tick.C:
+			case <-l.closed:
+				tick.Stop()
+				l.waiting.Store(false)
+				return nil, net.ErrClosed
+			}
+		}
+		tick.Stop()
+		l.waiting.Store(false)
 	}
 	c, err := l.Listener.Accept()
 	if err != nil {
@@ -477,6 +520,87 @@ func (l *limitedListener) Accept() (net.Conn, error) {
 	}
 	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
 }
+
+// closeLongIdle closes the connection idle the longest, if it has been
+// idle for idleYield or longer.
+func (l *limitedListener) closeLongIdle() {
+	l.mu.Lock()
+	var oldest net.Conn
+	var since time.Time
+	for c, t := range l.idle {
+		if oldest == nil || t.Before(since) {
+			oldest, since = c, t
+		}
+	}
+	if oldest == nil || time.Since(since) < idleYield {
+		l.mu.Unlock()
+		return
+	}
+	delete(l.idle, oldest)
+	l.mu.Unlock()
+	oldest.Close() // frees its slot
+}
+
+// connState is the server's http.Server.ConnState: it tracks the
+// connections idle between requests.
+func (l *limitedListener) connState(c net.Conn, state http.ConnState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if state == http.StateIdle {
+		l.idle[c] = time.Now()
+	} else {
+		delete(l.idle, c)
+	}
+}
+
+// yieldWhenFull wraps the server's handler: a response whose headers are
+// written while a client waits for a slot closes its connection once
+// written.
+func (l *limitedListener) yieldWhenFull(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&yieldingWriter{ResponseWriter: w, l: l}, r)
+	})
+}
+
+// yieldingWriter adds Connection: close to a response's headers when they
+// are written while a client waits for a slot.
+type yieldingWriter struct {
+	http.ResponseWriter
+	l       *limitedListener
+	written bool
+}
+
+func (w *yieldingWriter) writeHeaders() {
+	if !w.written {
+		w.written = true
+		if w.l.waiting.Load() {
+			w.Header().Set("Connection", "close")
+		}
+	}
+}
+
+// WriteHeader implements http.ResponseWriter.
+func (w *yieldingWriter) WriteHeader(status int) {
+	if status >= 200 { // informational responses (1xx) come before the real headers
+		w.writeHeaders()
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Write implements http.ResponseWriter.
+func (w *yieldingWriter) Write(p []byte) (int, error) {
+	w.writeHeaders()
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush implements http.Flusher (SSE streams flush each event).
+func (w *yieldingWriter) Flush() {
+	w.writeHeaders()
+	http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *yieldingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Close implements net.Listener; it also wakes an Accept waiting for a slot.
 func (l *limitedListener) Close() error {

@@ -483,15 +483,28 @@ func TestSSEOutlivesReadTimeout(t *testing.T) {
 }
 
 // TestMaxConns: past the connection cap a new connection is not served
-// until one of the open ones closes.
+// while every open one is busy with a request; it is served once one of
+// them finishes (its response says Connection: close), and when the open
+// ones are idle keep-alive connections, once one has been idle for
+// idleYield.
 func TestMaxConns(t *testing.T) {
+	defer func(d time.Duration) { idleYield = d }(idleYield)
+	idleYield = 200 * time.Millisecond
+	release := make(chan struct{})
+	started := make(chan struct{}, 4)
 	base := startServe(t, Options{
 		Addr:     "0",
 		MaxConns: 2,
-		MCP:      http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }),
+		MCP: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Has("block") {
+				started <- struct{}{}
+				<-release
+			}
+			io.WriteString(w, "ok")
+		}),
 	})
 	addr := strings.TrimPrefix(base, "http://")
-	request := "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+	request := func(path string) string { return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
 	// readResponse reads one response, or fails by the deadline.
 	readResponse := func(conn net.Conn, r *bufio.Reader, within time.Duration) error {
 		conn.SetReadDeadline(time.Now().Add(within))
@@ -502,33 +515,61 @@ func TestMaxConns(t *testing.T) {
 		io.Copy(io.Discard, resp.Body)
 		return resp.Body.Close()
 	}
-	var open []net.Conn
-	for range 2 {
+	dial := func() (net.Conn, *bufio.Reader) {
 		conn, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close()
-		io.WriteString(conn, request)
-		if err := readResponse(conn, bufio.NewReader(conn), time.Minute); err != nil {
-			t.Fatalf("a connection under the cap: %v", err)
-		}
-		open = append(open, conn) // kept alive, holding its slot
+		t.Cleanup(func() { conn.Close() })
+		return conn, bufio.NewReader(conn)
 	}
-	third, err := net.Dial("tcp", addr) // the kernel queues it
-	if err != nil {
-		t.Fatal(err)
+
+	// Two connections busy in a request hold both slots.
+	var busy []*bufio.Reader
+	var busyConns []net.Conn
+	for range 2 {
+		conn, r := dial()
+		io.WriteString(conn, request("/mcp?block"))
+		<-started
+		busy, busyConns = append(busy, r), append(busyConns, conn)
 	}
-	defer third.Close()
-	io.WriteString(third, request)
-	r := bufio.NewReader(third)
-	err = readResponse(third, r, time.Second)
+	third, r3 := dial() // the kernel queues it
+	io.WriteString(third, request("/mcp"))
+	err := readResponse(third, r3, time.Second)
 	var ne net.Error
 	if !errors.As(err, &ne) || !ne.Timeout() {
-		t.Fatalf("a third connection over a cap of 2 was answered (err %v)", err)
+		t.Fatalf("a third connection over a cap of 2, both busy, was answered (err %v)", err)
 	}
-	open[0].Close()
-	if err := readResponse(third, r, time.Minute); err != nil {
+	// The busy requests finish, each closing its connection: the third
+	// is served.
+	close(release)
+	for i, r := range busy {
+		busyConns[i].SetReadDeadline(time.Now().Add(time.Minute))
+		resp, err := http.ReadResponse(r, nil)
+		if err != nil {
+			t.Fatalf("busy request %d: %v", i, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if !resp.Close {
+			t.Errorf("busy request %d: the response does not close its connection while a client waits", i)
+		}
+	}
+	if err := readResponse(third, r3, time.Minute); err != nil {
 		t.Fatalf("the third connection was not served once a slot freed: %v", err)
+	}
+
+	// Now a second connection is served and idle; the first two were
+	// closed. Fill the cap with idle keep-alive connections: a new one is
+	// served once one of them has been idle for idleYield.
+	other, r := dial()
+	io.WriteString(other, request("/mcp"))
+	if err := readResponse(other, r, time.Minute); err != nil {
+		t.Fatalf("a second connection beside the third: %v", err)
+	}
+	fourth, r4 := dial()
+	io.WriteString(fourth, request("/mcp"))
+	if err := readResponse(fourth, r4, time.Minute); err != nil {
+		t.Fatalf("a new connection, with only idle ones open, was not served: %v", err)
 	}
 }

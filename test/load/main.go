@@ -1,13 +1,20 @@
 // Command load measures a running lore serve --http under concurrent
-// clients: the REST API's semantic search and the same search through
-// MCP at /mcp (search_code_semantic, one MCP session per client), side by
-// side in one run, rounds alternating so that the machine's load touches
-// both alike. It prints, per front end and concurrency, the requests
-// served, errors, throughput, p50/p95/p99 latency, and the server's RSS.
+// clients. Each front end is one kind of request: the REST API's semantic
+// search ("rest", POST /api/v1/collections/{name}/search/semantic) or one
+// MCP tool at /mcp, called by name through the official Go SDK, one MCP
+// session per client: search_code_semantic, search_code (over -path, the
+// served root by default) or list_packages. The front ends named by
+// -fronts run side by side in one run, rounds alternating so that the
+// machine's load touches them alike. It prints, per front end and
+// concurrency, the requests served, errors, throughput, p50/p95/p99
+// latency, the server's CPU time per request (user + system, from
+// /proc/PID/stat over the rounds) and its RSS.
 //
 //	lore index --collection tokio ~/src/tokio
-//	lore serve --http 127.0.0.1:8765 &
-//	go run ./test/load -url http://127.0.0.1:8765 -collection tokio -pid $!
+//	lore index ~/src/tokio
+//	lore serve --root ~/src/tokio --http 127.0.0.1:8765 &
+//	go run ./test/load -url http://127.0.0.1:8765 -collection tokio -pid $! \
+//		-fronts rest,search_code,list_packages
 package main
 
 import (
@@ -46,10 +53,26 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds per front end and concurrency, alternating REST and MCP")
 	topK := flag.Int("top_k", 10, "results per search")
 	token := flag.String("token", os.Getenv("LORE_AUTH_TOKEN"), "bearer token, if the server needs one")
+	frontNames := flag.String("fronts", "rest,search_code_semantic",
+		"front ends, comma-separated: rest, search_code_semantic, search_code, list_packages")
+	path := flag.String("path", ".", "search_code's path: the indexed directory, relative to the served root")
+	protocol := flag.String("protocol", "", "the MCP protocol version the clients ask for (2025-11-25: one stateful session "+
+		"each; 2026-07-28: stateless requests); empty: the SDK's latest")
 	flag.Parse()
-	if *collection == "" {
-		fmt.Fprintln(os.Stderr, "load: -collection is required")
-		os.Exit(2)
+	names := strings.Split(*frontNames, ",")
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n)
+		switch names[i] {
+		case "rest", "search_code_semantic":
+			if *collection == "" {
+				fmt.Fprintf(os.Stderr, "load: -collection is required for %s\n", names[i])
+				os.Exit(2)
+			}
+		case "search_code", "list_packages":
+		default:
+			fmt.Fprintf(os.Stderr, "load: -fronts: unknown front end %q\n", names[i])
+			os.Exit(2)
+		}
 	}
 	var concurrency []int
 	for _, f := range strings.Split(*levels, ",") {
@@ -63,11 +86,19 @@ func main() {
 	httpClient := &http.Client{Transport: &bearer{token: *token, base: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 0}}}
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "front end\tclients\trequests\terrors\treq/s\tp50 ms\tp95 ms\tp99 ms\tRSS MiB\tpeak RSS MiB\t")
+	fmt.Fprintln(tw, "front end\tclients\trequests\terrors\treq/s\tp50 ms\tp95 ms\tp99 ms\tCPU ms/req\tRSS MiB\tpeak RSS MiB\t")
 	for _, c := range concurrency {
-		fronts := []*front{
-			{name: "REST", clients: restClients(httpClient, *base, *collection, *topK, c)},
-			{name: "MCP", clients: mcpClients(httpClient, *base, *collection, *topK, c)},
+		var fronts []*front
+		for _, n := range names {
+			f := &front{name: n, pid: *pid}
+			if n == "rest" {
+				f.name = "REST semantic"
+				f.clients = restClients(httpClient, *base, *collection, *topK, c)
+			} else {
+				f.name = "MCP " + n
+				f.clients = mcpClients(httpClient, *base, *protocol, n, mcpArgs(n, *collection, *path, *topK), c)
+			}
+			fronts = append(fronts, f)
 		}
 		for r := 0; r < *rounds; r++ {
 			for _, f := range fronts {
@@ -79,11 +110,33 @@ func main() {
 			rss, peak := readRSS(*pid)
 			lat := slices.Clone(f.latencies)
 			slices.Sort(lat)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.0f\t%.2f\t%.2f\t%.2f\t%s\t%s\t\n", f.name, c, len(lat), f.errors,
-				float64(len(lat))/f.elapsed.Seconds(), pct(lat, 50), pct(lat, 95), pct(lat, 99), rss, peak)
+			cpu := "-"
+			if *pid != 0 && len(lat)+f.errors > 0 {
+				cpu = fmt.Sprintf("%.3f", float64(f.cpu.Microseconds())/1000/float64(len(lat)+f.errors))
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.0f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t\n", f.name, c, len(lat), f.errors,
+				float64(len(lat))/f.elapsed.Seconds(), pct(lat, 50), pct(lat, 95), pct(lat, 99), cpu, rss, peak)
 		}
 	}
 	tw.Flush()
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Printf("load average after the run: %s", la)
+	}
+}
+
+// mcpArgs are the arguments every call of an MCP tool sends; search
+// tools vary the query per call.
+func mcpArgs(tool, collection, path string, topK int) func(query string) map[string]any {
+	switch tool {
+	case "search_code_semantic":
+		return func(q string) map[string]any {
+			return map[string]any{"query": q, "collectionName": collection, "top_k": topK}
+		}
+	case "search_code":
+		return func(q string) map[string]any { return map[string]any{"query": q, "path": path, "limit": topK} }
+	default:
+		return func(string) map[string]any { return map[string]any{} }
+	}
 }
 
 // client runs one search and reports its error.
@@ -100,6 +153,8 @@ type front struct {
 	latencies []float64 // ms, successful requests
 	errors    int
 	elapsed   time.Duration
+	cpu       time.Duration // the server's CPU time over the rounds
+	pid       int
 	firstErr  error
 }
 
@@ -110,6 +165,7 @@ func (f *front) run(d time.Duration) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var next atomic.Int64
+	cpu0 := readCPU(f.pid)
 	start := time.Now()
 	for _, c := range f.clients {
 		wg.Add(1)
@@ -141,6 +197,7 @@ func (f *front) run(d time.Duration) {
 	}
 	wg.Wait()
 	f.elapsed += time.Since(start)
+	f.cpu += readCPU(f.pid) - cpu0
 }
 
 func (f *front) close() {
@@ -181,21 +238,21 @@ func restClients(hc *http.Client, base, collection string, topK, n int) []client
 	return out
 }
 
-// mcpClients are n MCP sessions over streamable HTTP, each calling
-// search_code_semantic.
-func mcpClients(hc *http.Client, base, collection string, topK, n int) []client {
+// mcpClients are n MCP sessions over streamable HTTP, each calling tool
+// with the arguments args makes of the query.
+func mcpClients(hc *http.Client, base, protocol, tool string, args func(query string) map[string]any, n int) []client {
 	out := make([]client, n)
 	for i := range out {
 		c := sdk.NewClient(&sdk.Implementation{Name: "lore-load", Version: "0"}, nil)
-		cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc}, nil)
+		cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc},
+			&sdk.ClientSessionOptions{ProtocolVersion: protocol})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "load: connecting MCP client %d: %v\n", i, err)
 			os.Exit(1)
 		}
 		out[i] = client{
 			search: func(ctx context.Context, query string) error {
-				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_code_semantic",
-					Arguments: map[string]any{"query": query, "collectionName": collection, "top_k": topK}})
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args(query)})
 				if err != nil {
 					return err
 				}
@@ -218,6 +275,34 @@ func pct(sorted []float64, p float64) float64 {
 	i := int(float64(len(sorted))*p/100+0.5) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
+
+// readCPU reads a process's CPU time, user plus system (Linux); 0 when
+// unknown.
+func readCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, field 2, may hold spaces: count from its ')'.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat's times:
+// 100 on every Linux architecture Go supports.
+const clockTicks = 100
 
 // readRSS reads a process's resident and peak resident memory in MiB.
 func readRSS(pid int) (rss, peak string) {

@@ -33,8 +33,11 @@ func (r *reader) Collection(ctx context.Context) (store.Collection, error) {
 // Generation returns the collection's generation: it changes with every
 // run that commits.
 func (r *reader) Generation(ctx context.Context) (string, error) {
-	var g string
-	err := r.d.queryRow(ctx, `SELECT value FROM collection_meta WHERE collection_id = ? AND key = 'generation'`, r.id).Scan(&g)
+	g, err := r.d.generation(ctx, r.id, func() (string, error) {
+		var g string
+		err := r.d.queryRow(ctx, `SELECT value FROM collection_meta WHERE collection_id = ? AND key = 'generation'`, r.id).Scan(&g)
+		return g, err
+	})
 	if err != nil {
 		return "", fmt.Errorf("reading the generation of %s: %w", r.name, err)
 	}

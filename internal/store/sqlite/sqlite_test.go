@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -468,4 +469,112 @@ func TestMigrateFactTargets(t *testing.T) {
 	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion || SchemaVersion != 9 {
 		t.Errorf("schema version %d (SchemaVersion %d), want 9", v, SchemaVersion)
 	}
+}
+
+// TestReadOnlyFollowsCommits checks what a read-only DB remembers between
+// requests (version.go): the collection's id and generation stay current
+// through commits and removals made by another connection, and asking
+// many times at once answers alike.
+func TestReadOnlyFollowsCommits(t *testing.T) {
+	w, path := written(t)
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	r, err := ro.Reader(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen1, err := r.Generation(ctx)
+	if err != nil || gen1 == "" {
+		t.Fatalf("Generation = %q, %v", gen1, err)
+	}
+	for range 3 { // answered from memory: the same
+		if g, err := r.Generation(ctx); g != gen1 || err != nil {
+			t.Fatalf("Generation again = %q, %v; want %q", g, err, gen1)
+		}
+	}
+	if _, err := ro.Reader(ctx, "other"); errs.KindOf(err) != errs.NoIndex {
+		t.Fatalf("Reader of a collection not written yet: %v, want NoIndex", err)
+	}
+
+	// Another connection commits: a new generation, and a new collection.
+	for _, name := range []string{"c", "other"} {
+		tx, err := w.Write(ctx, name, "/r", store.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.PutFile(ctx, store.File{Path: "b.go", Language: "go", Hash: "h2"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(ctx, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen2, err := r.Generation(ctx)
+	if err != nil || gen2 == gen1 {
+		t.Fatalf("Generation after a commit = %q, %v; want a new one (was %q)", gen2, err, gen1)
+	}
+	if _, err := ro.Reader(ctx, "other"); err != nil {
+		t.Fatalf("Reader of a collection committed since: %v", err)
+	}
+
+	// Many at once agree.
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			if g, err := r.Generation(ctx); g != gen2 || err != nil {
+				t.Errorf("concurrent Generation = %q, %v; want %q", g, err, gen2)
+			}
+		})
+	}
+	wg.Wait()
+
+	// A removed collection is gone at once.
+	if err := w.RemoveCollection(ctx, "other"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ro.Reader(ctx, "other"); errs.KindOf(err) != errs.NoIndex {
+		t.Fatalf("Reader of a removed collection: %v, want NoIndex", err)
+	}
+	if g, err := r.Generation(ctx); g != gen2 || err != nil {
+		t.Fatalf("Generation of the collection kept = %q, %v; want %q", g, err, gen2)
+	}
+}
+
+// BenchmarkReaderGeneration measures what a server asks of a read-only DB
+// on every request: the collection and its generation.
+func BenchmarkReaderGeneration(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "index.db")
+	w, err := Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	tx, err := w.Write(ctx, "c", "/r", store.WriteOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := tx.Commit(ctx, time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ro.Close()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r, err := ro.Reader(ctx, "c")
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if _, err := r.Generation(ctx); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }

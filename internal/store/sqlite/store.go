@@ -30,6 +30,7 @@ type DB struct {
 	path     string
 	readOnly bool
 	cache    preparedCache
+	version  versionCheck // read-only: the data version and what was read under it
 	// noFactTargets: an index of a schema before 9, read without migrating
 	// it, has no dependency targets or template marks (see addFactTargets).
 	noFactTargets bool
@@ -117,6 +118,12 @@ func openReadOnly(ctx context.Context, path string, immutable bool) (*DB, int, e
 	if err != nil {
 		return nil, 0, err
 	}
+	// A server's requests each run a few small queries, many at once:
+	// connections stay open between them (the default keeps 2, and
+	// opening one reads the schema again and prepares every statement
+	// anew), and close after a while unused.
+	db.SetMaxIdleConns(maxIdleReaders)
+	db.SetConnMaxIdleTime(readerIdleTime)
 	d := &DB{db: db, path: path, readOnly: true}
 	v, err := schemaVersion(ctx, db)
 	if err != nil {
@@ -125,6 +132,15 @@ func openReadOnly(ctx context.Context, path string, immutable bool) (*DB, int, e
 	}
 	return d, v, nil
 }
+
+// maxIdleReaders bounds the idle connections a read-only DB keeps, and
+// readerIdleTime is how long one stays idle before it closes. Open
+// connections are not bounded: a reader may hold rows while it queries
+// again.
+const (
+	maxIdleReaders = 16
+	readerIdleTime = 5 * time.Minute
+)
 
 func exists(path string) bool {
 	_, err := os.Stat(path)
@@ -154,6 +170,7 @@ func (d *DB) Location() string { return d.path }
 
 // Close closes the index file.
 func (d *DB) Close() error {
+	d.version.close()
 	d.closePrepared()
 	return d.db.Close()
 }
@@ -190,9 +207,12 @@ func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // Reader returns a read view of a collection whose first run committed.
 func (d *DB) Reader(ctx context.Context, collection string) (store.Reader, error) {
-	var id int64
-	err := d.queryRow(ctx, `SELECT c.id FROM collections c JOIN collection_meta m ON m.collection_id = c.id
-		WHERE c.name = ? AND m.key = 'generation'`, collection).Scan(&id)
+	id, err := d.collectionID(ctx, collection, func() (int64, error) {
+		var id int64
+		err := d.queryRow(ctx, `SELECT c.id FROM collections c JOIN collection_meta m ON m.collection_id = c.id
+			WHERE c.name = ? AND m.key = 'generation'`, collection).Scan(&id)
+		return id, err
+	})
 	switch {
 	case noRows(err) || isNoSuchTable(err):
 		return nil, errs.New(errs.NoIndex, errs.CodeNoIndex, "no collection %q in %s has been indexed", collection, d.path).
