@@ -25,7 +25,10 @@ type tx struct {
 	insText    *sql.Stmt
 	insSymbols *sql.Stmt
 	delta      *postingsDelta
-	done       bool
+	// chunkSeq is the last chunk id assigned (0: not read yet), and
+	// chunkSeqStart the one recorded in the database.
+	chunkSeq, chunkSeqStart int64
+	done                    bool
 }
 
 var _ store.WriteTx = (*tx)(nil)
@@ -47,8 +50,8 @@ func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock) (*tx
 		return st
 	}
 	t.insFile = prepare(`INSERT INTO files(collection_id, path, language, size, hash, mtime_ns, lines) VALUES(?, ?, ?, ?, ?, ?, ?)`)
-	t.insChunk = prepare(`INSERT INTO chunks(file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	t.insChunk = prepare(`INSERT INTO chunks(id, file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	t.insText = prepare(`INSERT INTO chunk_text(chunk_id, content) VALUES(?, ?)`)
 	t.insTerms = prepare(`INSERT INTO chunk_terms(chunk_id, terms) VALUES(?, ?)`)
 	t.insSymbols = prepare(`INSERT INTO file_symbols(file_id, data) VALUES(?, ?)`)
@@ -110,7 +113,7 @@ func fileStates(ctx context.Context, query func(context.Context, string, ...any)
 }
 
 // DeleteAll removes every file, chunk and parsed file of the collection (a
-// forced rebuild); its posting lists are dropped at Commit.
+// forced rebuild); its posting lists and segments are dropped at Commit.
 func (t *tx) DeleteAll(ctx context.Context) error {
 	t.delta.reset = true
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE collection_id = ?`, t.collection); err != nil {
@@ -158,14 +161,13 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 		}
 	}
 	for i, c := range chunks {
-		res, err := t.insChunk.ExecContext(ctx, fileID, i, c.StartLine, c.EndLine, c.Kind,
-			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment)
-		if err != nil {
-			return fmt.Errorf("inserting a chunk of %s: %w", f.Path, err)
-		}
-		chunkID, err := res.LastInsertId()
+		chunkID, err := t.nextChunkID(ctx)
 		if err != nil {
 			return err
+		}
+		if _, err := t.insChunk.ExecContext(ctx, chunkID, fileID, i, c.StartLine, c.EndLine, c.Kind,
+			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment); err != nil {
+			return fmt.Errorf("inserting a chunk of %s: %w", f.Path, err)
 		}
 		if _, err := t.insText.ExecContext(ctx, chunkID, c.Content); err != nil {
 			return fmt.Errorf("inserting the text of a chunk of %s: %w", f.Path, err)
@@ -221,6 +223,9 @@ func (t *tx) Commit(ctx context.Context, at time.Time) error {
 		return fmt.Errorf("the index transaction has already ended")
 	}
 	if err := t.flushPostings(ctx); err != nil {
+		return err
+	}
+	if err := t.maintainSegments(ctx); err != nil {
 		return err
 	}
 	if err := t.SetMeta(ctx, store.MetaGeneration, strconv.FormatInt(at.UnixNano(), 10)); err != nil {
