@@ -50,8 +50,16 @@ func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 // the base) and checks, after every few runs, that searches answer exactly
 // what a forced rebuild of the same files answers, and that the corpus
 // statistics BM25 uses (chunk count, average field lengths, document
-// frequencies) are the same.
+// frequencies) are the same. The runs either walk the root or are told
+// which paths changed (as a watcher tells them), noise included: paths
+// never indexed, ignored files, a removed folder.
 func TestIncrementalEqualsRebuild(t *testing.T) {
+	for _, limited := range []bool{false, true} {
+		t.Run(fmt.Sprintf("limited=%v", limited), func(t *testing.T) { testIncrementalEqualsRebuild(t, limited) })
+	}
+}
+
+func testIncrementalEqualsRebuild(t *testing.T, limited bool) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(13, 42))
 	root := t.TempDir()
@@ -66,6 +74,8 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 		names = append(names, name)
 		files[name] = genFile(rng, name, 0)
 	}
+	files[".gitignore"] = "*.tmp\n"
+	files["old/gone.go"] = "package old\n\n// Vanished is removed with its folder.\nfunc Vanished() {}\n"
 	writeTree(t, root, files)
 	idx := filepath.Join(t.TempDir(), "inc.db")
 	if _, err := runAt(ctx, idx, index.Options{Root: root}); err != nil {
@@ -75,8 +85,19 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	queries := []string{"router handler", "session token cache", "shader texture mesh", "payment invoice ledger",
 		"worker scheduler timer", "quaternion", "the budget of a tenant", "render widget column"}
 	for round := 1; round <= 40; round++ {
+		changed := []string{"never/was.go", "scratch.tmp"}
+		if err := os.WriteFile(filepath.Join(root, "scratch.tmp"), []byte("func Ignored() {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if round == 3 {
+			if err := os.RemoveAll(filepath.Join(root, "old")); err != nil {
+				t.Fatal(err)
+			}
+			changed = append(changed, "old")
+		}
 		for range 1 + rng.IntN(3) {
 			name := names[rng.IntN(len(names))]
+			changed = append(changed, name)
 			abs := filepath.Join(root, filepath.FromSlash(name))
 			switch rng.IntN(6) {
 			case 0:
@@ -94,8 +115,16 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				}
 			}
 		}
-		if _, err := runAt(ctx, idx, index.Options{Root: root}); err != nil {
+		opts := index.Options{Root: root}
+		if limited {
+			opts.Paths = changed
+		}
+		stats, err := runAt(ctx, idx, opts)
+		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
+		}
+		if limited && stats.Scanned > len(changed) {
+			t.Fatalf("round %d: a run told of %d paths scanned %d files", round, len(changed), stats.Scanned)
 		}
 		if round%8 != 0 {
 			continue
