@@ -215,11 +215,13 @@ func (a *App) watch(root, collection string, loc store.Locator) error {
 	log.Info("watching for changes", "root", st.root, "collection", collection, "mode", w.Mode())
 	if rd, err := a.readerAt(ws.ctx, loc); err == nil {
 		if c, err := index.Pending(ws.ctx, rd, r, loc.Database); err == nil {
-			st.mu.Lock()
 			if c.Total() > 0 {
+				st.mu.Lock()
 				st.walked = false // c.Paths may list only some of them
+				st.mu.Unlock()
 				w.Changed(c.Paths...)
 			}
+			st.mu.Lock()
 			st.synced = true
 			st.mu.Unlock()
 		}
