@@ -175,8 +175,8 @@ func (t *tx) clearPostings(ctx context.Context) error {
 // segment yet: its first run writes the base.
 func (t *tx) collectionEmpty(ctx context.Context) (bool, error) {
 	var n int
-	err := t.tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM blobs WHERE collection_id = ? AND name = ?)
-		+ (SELECT count(*) FROM segments WHERE collection_id = ?)`, t.collection, blobDocLens, t.collection).Scan(&n)
+	err := t.tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM blobs WHERE collection_id = ?1 AND name = ?2)
+		+ EXISTS(SELECT 1 FROM segments WHERE collection_id = ?1)`, t.collection, blobDocLens).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("reading the index's segments: %w", err)
 	}

@@ -26,6 +26,7 @@ CREATE TABLE segments (
 	collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
 	seg           INTEGER NOT NULL, -- increasing: older segments hold lower chunk ids
 	size          INTEGER NOT NULL, -- chunks plus tombstones: what merging it costs
+	chunks        INTEGER NOT NULL, -- chunks it holds
 	doclens       BLOB NOT NULL,    -- store.EncodeDocLens of the chunks it added
 	chunkmeta     BLOB NOT NULL,    -- store.EncodeChunkMeta of the same
 	deleted       BLOB NOT NULL,    -- store.EncodeIDs: chunks of older segments or the base it removed
@@ -161,11 +162,11 @@ func (t *tx) putSegmentPostings(ctx context.Context, seg int64, lists map[string
 // putSegment writes a segment's row, inserting or replacing it.
 func (t *tx) putSegment(ctx context.Context, s *segment, insert bool) error {
 	s.size = s.lens.Len() + len(s.deleted)
-	q := `INSERT INTO segments(collection_id, seg, size, doclens, chunkmeta, deleted, dirty) VALUES(?, ?, ?, ?, ?, ?, ?)`
+	q := `INSERT INTO segments(collection_id, seg, size, chunks, doclens, chunkmeta, deleted, dirty) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
 	if !insert {
-		q = `UPDATE segments SET size = ?3, doclens = ?4, chunkmeta = ?5, deleted = ?6, dirty = ?7 WHERE collection_id = ?1 AND seg = ?2`
+		q = `UPDATE segments SET size = ?3, chunks = ?4, doclens = ?5, chunkmeta = ?6, deleted = ?7, dirty = ?8 WHERE collection_id = ?1 AND seg = ?2`
 	}
-	_, err := t.tx.ExecContext(ctx, q, t.collection, s.seg, s.size, store.EncodeDocLens(store.DocLensMap(s.lens)),
+	_, err := t.tx.ExecContext(ctx, q, t.collection, s.seg, s.size, s.lens.Len(), store.EncodeDocLens(store.DocLensMap(s.lens)),
 		store.EncodeChunkMeta(s.meta), store.EncodeIDs(s.deleted), strings.Join(s.dirty, "\n"))
 	if err != nil {
 		return fmt.Errorf("writing segment %d: %w", s.seg, err)
@@ -455,6 +456,28 @@ func (t *tx) mergeIntoBase(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// chunkCount is how many chunks the collection holds in the run's view,
+// without counting rows: the base's count, plus each segment's chunks
+// less its tombstones (each names a chunk of the base or an older segment,
+// once), plus the run's own change not yet written.
+func (t *tx) chunkCount(ctx context.Context) (int, error) {
+	d := t.delta
+	n := len(d.lens) - len(d.removed)
+	if d.reset {
+		return n, nil
+	}
+	base, err := t.baseChunks(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var segs int
+	if err := t.tx.QueryRowContext(ctx, `SELECT coalesce(sum(2 * chunks - size), 0) FROM segments WHERE collection_id = ?`,
+		t.collection).Scan(&segs); err != nil {
+		return 0, fmt.Errorf("counting the index: %w", err)
+	}
+	return base + segs + n, nil
 }
 
 // completeChunkMeta writes the base's metadata blob from the chunks table

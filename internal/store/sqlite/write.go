@@ -189,11 +189,12 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 
 // Counts returns how many files and chunks the collection holds.
 func (t *tx) Counts(ctx context.Context) (files, chunks int, err error) {
-	err = t.tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM files WHERE collection_id = ?),
-		(SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.collection_id = ?)`,
-		t.collection, t.collection).Scan(&files, &chunks)
+	err = t.tx.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE collection_id = ?`, t.collection).Scan(&files)
 	if err != nil {
 		return 0, 0, fmt.Errorf("counting the index: %w", err)
+	}
+	if chunks, err = t.chunkCount(ctx); err != nil {
+		return 0, 0, err
 	}
 	return files, chunks, nil
 }
