@@ -112,7 +112,8 @@ func BenchmarkIndexRepo(b *testing.B) {
 // line with a new word to one source file of the middle of the tree and
 // runs an index, which walks the root (walk) or is told the changed path,
 // as a watching server's runs are (paths); it reports p50 and p95.
-// Skipped without LORE_BENCH_TREE.
+// Skipped without LORE_BENCH_TREE. LORE_BENCH_INDEX may name an index of
+// the tree to start from (copied) instead of indexing it cold.
 //
 //	LORE_BENCH_TREE=/tmp/seg-root-1m go test ./internal/index -run '^$' -bench ReindexRepoOneFile -benchtime 20x
 func BenchmarkReindexRepoOneFile(b *testing.B) {
@@ -126,6 +127,13 @@ func BenchmarkReindexRepoOneFile(b *testing.B) {
 	}
 	idx := filepath.Join(b.TempDir(), "index.db")
 	ctx := context.Background()
+	if prebuilt := os.Getenv("LORE_BENCH_INDEX"); prebuilt != "" {
+		// An index of LORE_BENCH_TREE, copied: the copy of the tree keeps
+		// the files' times, so only the root's path changes.
+		if out, err := exec.Command("cp", prebuilt, idx).CombinedOutput(); err != nil {
+			b.Fatalf("copying %s: %v\n%s", prebuilt, err, out)
+		}
+	}
 	if _, err := runAt(ctx, idx, index.Options{Root: tree}); err != nil {
 		b.Fatal(err)
 	}
