@@ -28,6 +28,7 @@ const (
 	metaPackagesState    = "packages_state"
 	metaPackagesProblems = "packages_problems"
 	metaSpecsState       = "specs_state"
+	metaManifestCount    = "manifest_count" // the manifests of the last resolution, for limited runs
 )
 
 // packagesState and specsState describe the code that made the stored
@@ -164,6 +165,11 @@ func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *S
 		}
 	}
 	stats.Manifests, stats.ManifestsRead = len(l.next), l.read
+	if n := strconv.Itoa(len(l.next)); in.prevMeta[metaManifestCount] != n {
+		if err := tx.SetMeta(ctx, metaManifestCount, n); err != nil {
+			return err
+		}
+	}
 	if !l.changed && in.prevMeta[metaPackagesState] == packagesState {
 		stats.Packages, _ = strconv.Atoi(in.prevMeta[store.MetaPackageCount])
 		var problems []packages.Problem
@@ -197,11 +203,15 @@ func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *S
 // keepPackages reports the stored packages of a limited run as they are,
 // with the manifest problems of their resolution.
 func keepPackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
-	prev, err := tx.ParsedFiles(ctx, store.ParsedManifest)
-	if err != nil {
-		return err
+	n, err := strconv.Atoi(in.prevMeta[metaManifestCount])
+	if err != nil { // recorded by runs since limited runs exist
+		prev, err := tx.ParsedFiles(ctx, store.ParsedManifest)
+		if err != nil {
+			return err
+		}
+		n = len(prev)
 	}
-	stats.Manifests = len(prev)
+	stats.Manifests = n
 	stats.Packages, _ = strconv.Atoi(in.prevMeta[store.MetaPackageCount])
 	var problems []packages.Problem
 	json.Unmarshal([]byte(in.prevMeta[metaPackagesProblems]), &problems) // absent: none

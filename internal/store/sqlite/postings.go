@@ -147,6 +147,9 @@ func (t *tx) flushPostings(ctx context.Context) error {
 	if err := t.putBlob(ctx, blobDocLens, store.EncodeDocLens(d.lens)); err != nil {
 		return fmt.Errorf("writing chunk lengths: %w", err)
 	}
+	if err := t.setBaseChunks(ctx, len(d.lens)); err != nil {
+		return err
+	}
 	meta := slices.Clone(d.meta)
 	slices.SortFunc(meta, func(a, b store.ChunkMeta) int { return cmpID(a.ID, b.ID) })
 	if err := t.putChunkMeta(ctx, meta); err != nil {
@@ -174,10 +177,12 @@ func (t *tx) clearPostings(ctx context.Context) error {
 // collectionEmpty reports whether the collection has no base and no
 // segment yet: its first run writes the base.
 func (t *tx) collectionEmpty(ctx context.Context) (bool, error) {
+	base, err := t.baseChunks(ctx)
+	if err != nil || base >= 0 {
+		return false, err
+	}
 	var n int
-	err := t.tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM blobs WHERE collection_id = ?1 AND name = ?2)
-		+ EXISTS(SELECT 1 FROM segments WHERE collection_id = ?1)`, t.collection, blobDocLens).Scan(&n)
-	if err != nil {
+	if err := t.tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM segments WHERE collection_id = ?)`, t.collection).Scan(&n); err != nil {
 		return false, fmt.Errorf("reading the index's segments: %w", err)
 	}
 	return n == 0, nil

@@ -41,6 +41,13 @@ CREATE TABLE segment_postings (
 	PRIMARY KEY (collection_id, term, seg)
 ) WITHOUT ROWID;
 CREATE INDEX segment_postings_seg ON segment_postings(collection_id, seg);
+-- What a run would otherwise count: the chunks of the base (the head of
+-- its 'doclens' blob, which reading would load whole) and the files.
+CREATE TABLE index_state (
+	collection_id INTEGER PRIMARY KEY REFERENCES collections(id) ON DELETE CASCADE,
+	base_chunks   INTEGER NOT NULL,
+	files         INTEGER NOT NULL
+);
 `
 
 // addSegments brings a version 9 database to version 10: every
@@ -284,14 +291,78 @@ func (t *tx) maintainSegments(ctx context.Context) error {
 	return nil
 }
 
-// baseChunks is how many chunks the base holds: the count that starts
-// its length blob.
+// indexState is a collection's index_state row: base chunks and files
+// (both -1 for a collection without a base).
+type indexState struct{ baseChunks, files int }
+
+// state reads the collection's index_state row, making it by counting
+// when a collection written before the table (or by its first run) lacks
+// it.
+func (t *tx) state(ctx context.Context) (indexState, error) {
+	if t.st != nil {
+		return *t.st, nil
+	}
+	var st indexState
+	err := t.tx.QueryRowContext(ctx, `SELECT base_chunks, files FROM index_state WHERE collection_id = ?`, t.collection).
+		Scan(&st.baseChunks, &st.files)
+	if noRows(err) {
+		if st.baseChunks, err = t.countBaseChunks(ctx); err == nil {
+			err = t.tx.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE collection_id = ?`, t.collection).Scan(&st.files)
+		}
+	}
+	if err != nil {
+		return st, fmt.Errorf("reading the index's state: %w", err)
+	}
+	t.st = &st
+	return st, nil
+}
+
+// saveState records the collection's index_state row.
+func (t *tx) saveState(ctx context.Context) error {
+	if t.st == nil {
+		return nil
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO index_state(collection_id, base_chunks, files) VALUES(?, ?, ?)
+		ON CONFLICT(collection_id) DO UPDATE SET base_chunks = excluded.base_chunks, files = excluded.files`,
+		t.collection, t.st.baseChunks, t.st.files)
+	if err != nil {
+		return fmt.Errorf("recording the index's state: %w", err)
+	}
+	return nil
+}
+
+// baseChunks is how many chunks the base holds; -1 when there is none.
 func (t *tx) baseChunks(ctx context.Context) (int, error) {
+	st, err := t.state(ctx)
+	return st.baseChunks, err
+}
+
+// setBaseChunks records the chunks of a base just written.
+func (t *tx) setBaseChunks(ctx context.Context, n int) error {
+	if _, err := t.state(ctx); err != nil {
+		return err
+	}
+	t.st.baseChunks = n
+	return nil
+}
+
+// addFiles counts files written (n > 0) or removed (n < 0).
+func (t *tx) addFiles(ctx context.Context, n int) error {
+	if _, err := t.state(ctx); err != nil {
+		return err
+	}
+	t.st.files += n
+	return nil
+}
+
+// countBaseChunks reads the count that starts the base's length blob; -1
+// without a base.
+func (t *tx) countBaseChunks(ctx context.Context) (int, error) {
 	var head []byte
 	err := t.tx.QueryRowContext(ctx, `SELECT substr(data, 1, 10) FROM blobs WHERE collection_id = ? AND name = ?`,
 		t.collection, blobDocLens).Scan(&head)
 	if noRows(err) {
-		return 0, nil
+		return -1, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("reading the index's base: %w", err)
@@ -431,6 +502,9 @@ func (t *tx) mergeIntoBase(ctx context.Context) error {
 	if err := t.putBlob(ctx, blobDocLens, store.EncodeDocLens(store.DocLensMap(lens))); err != nil {
 		return fmt.Errorf("writing chunk lengths: %w", err)
 	}
+	if err := t.setBaseChunks(ctx, lens.Len()); err != nil {
+		return err
+	}
 	metaBlob, err := t.blob(ctx, blobChunkMeta)
 	if err != nil {
 		return fmt.Errorf("reading chunk metadata: %w", err)
@@ -472,6 +546,7 @@ func (t *tx) chunkCount(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	base = max(base, 0)
 	var segs int
 	if err := t.tx.QueryRowContext(ctx, `SELECT coalesce(sum(2 * chunks - size), 0) FROM segments WHERE collection_id = ?`,
 		t.collection).Scan(&segs); err != nil {

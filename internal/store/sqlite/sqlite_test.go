@@ -366,7 +366,7 @@ func TestReadVersion7(t *testing.T) {
 	// targets, template marks or parsed files (version 9).
 	for _, stmt := range []string{`DROP TABLE file_grams`, `ALTER TABLE package_deps DROP COLUMN target_kind`,
 		`ALTER TABLE package_deps DROP COLUMN target_path`, `ALTER TABLE specs DROP COLUMN template`, `DROP TABLE parsed_files`,
-		`DROP TABLE segment_postings`, `DROP TABLE segments`, `DELETE FROM meta WHERE key = 'chunk_seq'`,
+		`DROP TABLE segment_postings`, `DROP TABLE segments`, `DROP TABLE index_state`, `DELETE FROM meta WHERE key = 'chunk_seq'`,
 		`UPDATE meta SET value = '7' WHERE key = 'schema_version'`} {
 		if _, err := db.db.Exec(stmt); err != nil {
 			t.Fatal(err)

@@ -28,6 +28,7 @@ type tx struct {
 	// chunkSeq is the last chunk id assigned (0: not read yet), and
 	// chunkSeqStart the one recorded in the database.
 	chunkSeq, chunkSeqStart int64
+	st                      *indexState // read on first use, written at commit
 	done                    bool
 }
 
@@ -119,6 +120,7 @@ func (t *tx) DeleteAll(ctx context.Context) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing files: %w", err)
 	}
+	t.st = &indexState{baseChunks: -1, files: 0}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM parsed_files WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing parsed files: %w", err)
 	}
@@ -127,13 +129,20 @@ func (t *tx) DeleteAll(ctx context.Context) error {
 
 // DeleteFile removes a file with its chunks and symbols.
 func (t *tx) DeleteFile(ctx context.Context, id int64) error {
+	if _, err := t.state(ctx); err != nil { // counted before the change
+		return err
+	}
 	if err := t.forgetChunks(ctx, id); err != nil {
 		return err
 	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE id = ? AND collection_id = ?`, id, t.collection); err != nil {
+	res, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE id = ? AND collection_id = ?`, id, t.collection)
+	if err != nil {
 		return fmt.Errorf("deleting file %d: %w", id, err)
 	}
-	return nil
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err
+	}
+	return t.addFiles(ctx, -1)
 }
 
 // TouchFile records a new modification time for a file whose content did
@@ -147,12 +156,18 @@ func (t *tx) TouchFile(ctx context.Context, id int64, mtimeNS int64) error {
 
 // PutFile inserts a file with its chunks and symbols.
 func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
+	if _, err := t.state(ctx); err != nil { // counted before the change
+		return err
+	}
 	res, err := t.insFile.ExecContext(ctx, t.collection, f.Path, f.Language, f.Size, f.Hash, f.MTimeNS, f.Lines)
 	if err != nil {
 		return fmt.Errorf("inserting file %s: %w", f.Path, err)
 	}
 	fileID, err := res.LastInsertId()
 	if err != nil {
+		return err
+	}
+	if err := t.addFiles(ctx, 1); err != nil {
 		return err
 	}
 	if blob := store.EncodeSymbols(f.Symbols); blob != nil {
@@ -189,10 +204,11 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 
 // Counts returns how many files and chunks the collection holds.
 func (t *tx) Counts(ctx context.Context) (files, chunks int, err error) {
-	err = t.tx.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE collection_id = ?`, t.collection).Scan(&files)
+	st, err := t.state(ctx)
 	if err != nil {
-		return 0, 0, fmt.Errorf("counting the index: %w", err)
+		return 0, 0, err
 	}
+	files = st.files
 	if chunks, err = t.chunkCount(ctx); err != nil {
 		return 0, 0, err
 	}
@@ -227,6 +243,9 @@ func (t *tx) Commit(ctx context.Context, at time.Time) error {
 		return err
 	}
 	if err := t.maintainSegments(ctx); err != nil {
+		return err
+	}
+	if err := t.saveState(ctx); err != nil {
 		return err
 	}
 	if err := t.SetMeta(ctx, store.MetaGeneration, strconv.FormatInt(at.UnixNano(), 10)); err != nil {
