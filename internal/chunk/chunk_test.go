@@ -83,14 +83,11 @@ var kinds = []string{
 // TestCoverageProperty splits every fixture and random text as every
 // language and checks the invariant each time.
 func TestCoverageProperty(t *testing.T) {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	names := fixtureFiles(t)
 	languages := append(lang.Grammars(), lang.Markdown, lang.RST, lang.AsciiDoc, lang.Text, "haskell", "")
 	var inputs []string
-	for _, e := range entries {
-		inputs = append(inputs, string(readFixture(t, e.Name())))
+	for _, name := range names {
+		inputs = append(inputs, string(readFixture(t, name)))
 	}
 	rng := rand.New(rand.NewSource(1))
 	for i := 0; i < 40; i++ {
@@ -631,19 +628,16 @@ func TestDeterministic(t *testing.T) {
 
 // BenchmarkSplit chunks every fixture once per iteration.
 func BenchmarkSplit(b *testing.B) {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		b.Fatal(err)
-	}
+	names := fixtureFiles(b)
 	type input struct {
 		name, language string
 		src            []byte
 	}
 	var inputs []input
 	total := 0
-	for _, e := range entries {
-		src := readFixture(b, e.Name())
-		inputs = append(inputs, input{e.Name(), lang.Detect(e.Name(), src), src})
+	for _, name := range names {
+		src := readFixture(b, name)
+		inputs = append(inputs, input{name, lang.Detect(name, src), src})
 		total += len(src)
 	}
 	b.SetBytes(int64(total))
@@ -658,12 +652,9 @@ func BenchmarkSplit(b *testing.B) {
 // FuzzSplit checks the coverage invariant on arbitrary input in every
 // language: go test -fuzz=FuzzSplit ./internal/chunk
 func FuzzSplit(f *testing.F) {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for i, e := range entries {
-		f.Add(uint8(i), readFixture(f, e.Name()))
+	names := fixtureFiles(f)
+	for i, name := range names {
+		f.Add(uint8(i), readFixture(f, name))
 	}
 	f.Add(uint8(0), []byte("func (\n"))
 	languages := append(lang.Grammars(), lang.Markdown, lang.RST, lang.AsciiDoc, lang.Text, "")

@@ -263,6 +263,23 @@ var fixtures = []fixture{
 	},
 }
 
+// fixtureFiles lists the files of testdata by name; its folders (the
+// fuzz corpus of a failing input, say) are not fixtures.
+func fixtureFiles(t testing.TB) []string {
+	t.Helper()
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
 func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", name))

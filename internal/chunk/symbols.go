@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -13,10 +14,11 @@ import (
 )
 
 // Symbol extraction runs the language's tags query (tags.go) over the tree
-// the chunker parsed. Query matches are read once into byte spans; the rest
-// works on those spans and the source text, so that the cost beyond running
-// the query stays small (each call into tree-sitter costs a cgo crossing,
-// and Node.Parent walks down from the root).
+// the chunker parsed. Query matches are read in one call into byte spans
+// (matches.go); the rest works on those spans and the source text, so that
+// the cost beyond running the query stays small (each call into
+// tree-sitter costs a cgo crossing, and Node.Parent walks down from the
+// root).
 
 // byteSpan is a byte range of the source, [start, end).
 type byteSpan struct{ start, end uint32 }
@@ -52,10 +54,10 @@ func (s capturedSpan) text(src []byte, sep string) string {
 // duplicates of other patterns are dropped.
 type tagged struct {
 	pattern int32
-	isDef   bool         // a definition, else a reference
-	kind    string       // the kind of definition or reference
-	node    *sitter.Node // the definition or reference node
-	at      byteSpan     // where node is
+	isDef   bool     // a definition, else a reference
+	kind    string   // the kind of definition or reference
+	capture int32    // the capture of the definition or reference node
+	at      byteSpan // where that node is
 	name    capturedSpan
 	alias   capturedSpan
 	source  capturedSpan
@@ -66,43 +68,42 @@ type tagged struct {
 	qualifier, target, container capturedSpan
 }
 
-// tag reads one match; ok is false when it fails a predicate or captures
-// neither a definition nor a reference.
-func (q *tagQuery) tag(m *sitter.QueryMatch, src []byte) (tagged, bool) {
-	for _, p := range q.predicates[m.PatternIndex] {
-		if !p.holds(m, src) {
+// tag reads one match (its captures, from offset first of the file's);
+// ok is false when it fails a predicate or captures neither a definition
+// nor a reference.
+func (q *tagQuery) tag(match []rawCapture, first int, src []byte) (tagged, bool) {
+	pattern := match[0].pattern
+	for _, p := range q.predicates[pattern] {
+		if !p.holds(match, src) {
 			return tagged{}, false
 		}
 	}
-	t := tagged{pattern: int32(m.PatternIndex)}
-	var last *sitter.Node
-	var lastSpan capturedSpan
-	for _, capture := range m.Captures {
-		// A node captured twice (@name @reference.type) is measured once.
-		if capture.Node != last {
-			last, lastSpan = capture.Node, capturedSpan{spanOf(capture.Node), true}
-		}
-		r := q.roles[capture.Index]
+	t := tagged{pattern: int32(pattern)}
+	found := false
+	for i := range match {
+		capture := &match[i]
+		span := capturedSpan{capture.at, true}
+		r := q.roles[capture.index]
 		switch {
 		case r.def != "":
-			t.kind, t.isDef, t.node, t.at = r.def, true, capture.Node, lastSpan.byteSpan
+			t.kind, t.isDef, t.capture, t.at, found = r.def, true, int32(first+i), capture.at, true
 		case r.ref != "":
-			t.kind, t.node, t.at = r.ref, capture.Node, lastSpan.byteSpan
+			t.kind, t.capture, t.at, found = r.ref, int32(first+i), capture.at, true
 		case r.name:
-			t.name = lastSpan
+			t.name = span
 		case r.qualifier:
-			t.qualifier.merge(lastSpan)
+			t.qualifier.merge(span)
 		case r.target:
-			t.target.merge(lastSpan)
+			t.target.merge(span)
 		case r.alias:
-			t.alias = lastSpan
+			t.alias = span
 		case r.source:
-			t.source = lastSpan
+			t.source = span
 		case r.container:
-			t.container.merge(lastSpan)
+			t.container.merge(span)
 		}
 	}
-	return t, t.node != nil
+	return t, found
 }
 
 // extractSymbols runs the language's tags query over the tree and returns
@@ -112,24 +113,20 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 	if err != nil || q == nil {
 		return symbols.File{}
 	}
-	// Matches of one pattern on one node with one name are one tag, whose
-	// qualifier, target and container span those of all the matches.
-	type tagKey struct {
-		pattern    int32
-		node, name byteSpan
-	}
-	// About one tag per 40 bytes of code.
-	found := tagList{tags: make([]tagged, 0, len(c.src)/40+8)}
-	seen := map[tagKey]int{}
-	cursor := sitter.NewQueryCursor()
-	defer cursor.Close()
-	cursor.Exec(q.query, root)
-	for {
-		m, ok := cursor.NextMatch()
-		if !ok {
-			break
+	sc := getScratch()
+	defer putScratch(sc)
+	found := tagList{tags: sc.tags[:0]}
+	defer func() { sc.tags = found.tags[:0] }()
+	seen := sc.seen
+	sc.captures = matches(q.query, root, sc.captures[:0])
+	captures := sc.captures
+	for start := 0; start < len(captures); {
+		end := start + 1
+		for end < len(captures) && !captures[end].first {
+			end++
 		}
-		t, ok := q.tag(m, c.src)
+		t, ok := q.tag(captures[start:end], start, c.src)
+		start = end
 		if !ok {
 			continue
 		}
@@ -148,9 +145,10 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 		}
 		found.add(t)
 	}
-	order := found.byPattern(int(q.query.PatternCount()))
-	defs := c.definitions(&found, order)
-	refs, refStarts := c.references(&found, order, defs)
+	sc.order = found.byPattern(int(q.query.PatternCount()), sc.order[:0])
+	order := sc.order
+	defs := c.definitions(root, captures, &found, order)
+	refs, refStarts := c.references(sc, &found, order, defs)
 	file := symbols.File{References: refs}
 	if len(defs) > 0 {
 		file.Definitions = make([]symbols.Definition, len(defs))
@@ -162,6 +160,52 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 		c.goMethodSets(&file, defs, refStarts)
 	}
 	return file
+}
+
+// tagKey identifies the matches of one pattern on one node with one name:
+// they are one tag, whose qualifier, target and container span those of
+// all the matches.
+type tagKey struct {
+	pattern    int32
+	node, name byteSpan
+}
+
+// located is a reference with where it is.
+type located struct {
+	symbols.Reference
+	pos   uint32 // where the name is
+	start uint32 // where the qualified name starts
+}
+
+// symbolScratch is the working memory of extracting one file's symbols,
+// reused from file to file: what it allocates would otherwise double
+// what chunking allocates, and the garbage collector's work with it.
+type symbolScratch struct {
+	captures []rawCapture
+	tags     []tagged
+	order    []int
+	located  []located
+	seen     map[tagKey]int
+	spans    map[byteSpan]uint8
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &symbolScratch{seen: map[tagKey]int{}, spans: map[byteSpan]uint8{}}
+}}
+
+func getScratch() *symbolScratch { return scratchPool.Get().(*symbolScratch) }
+
+// maxPooledTags bounds what a pooled scratch keeps: the working memory of
+// an unusually large file is left to the garbage collector.
+const maxPooledTags = 1 << 16
+
+func putScratch(sc *symbolScratch) {
+	if cap(sc.tags) > maxPooledTags || cap(sc.captures) > 4*maxPooledTags || len(sc.seen) > maxPooledTags || len(sc.spans) > maxPooledTags {
+		return
+	}
+	clear(sc.seen)
+	clear(sc.spans)
+	scratchPool.Put(sc)
 }
 
 // tagList holds the tags found in a file.
@@ -183,7 +227,7 @@ func (l *tagList) add(t tagged) {
 
 // byPattern orders the tags by pattern, keeping document order within one:
 // the pattern written first in the query wins over later ones.
-func (l *tagList) byPattern(patterns int) []int {
+func (l *tagList) byPattern(patterns int, order []int) []int {
 	counts := make([]int, patterns+1)
 	for i := range l.tags {
 		counts[l.tags[i].pattern+1]++
@@ -191,7 +235,7 @@ func (l *tagList) byPattern(patterns int) []int {
 	for i := 1; i < len(counts); i++ {
 		counts[i] += counts[i-1]
 	}
-	order := make([]int, len(l.tags))
+	order = append(order[:0], make([]int, len(l.tags))...)
 	for i := range l.tags {
 		p := l.tags[i].pattern
 		order[counts[p]] = i
@@ -212,7 +256,7 @@ type defNode struct {
 // definitions turns the definition matches into definitions in source
 // order (an outer one before what it holds), each with its parent and
 // container.
-func (c *syntaxChunker) definitions(found *tagList, order []int) []defNode {
+func (c *syntaxChunker) definitions(root *sitter.Node, captures []rawCapture, found *tagList, order []int) []defNode {
 	defs := make([]defNode, 0, found.defs)
 	seen := make(map[byteSpan]bool, found.defs)
 	for _, i := range order {
@@ -237,7 +281,7 @@ func (c *syntaxChunker) definitions(found *tagList, order []int) []defNode {
 				NameLine:  c.d.firstLine(t.name.byteSpan) + 1,
 				Parent:    -1,
 			},
-			node: t.node,
+			node: nodeOf(root, captures[t.capture].node),
 			at:   t.at,
 			name: t.name.byteSpan,
 		}
@@ -495,26 +539,22 @@ func isWordByte(b byte) bool {
 // references turns the reference matches into references in source order,
 // each with its enclosing definition, and says where each one's qualified
 // name starts.
-func (c *syntaxChunker) references(found *tagList, order []int, defs []defNode) ([]symbols.Reference, []uint32) {
+func (c *syntaxChunker) references(sc *symbolScratch, found *tagList, order []int, defs []defNode) ([]symbols.Reference, []uint32) {
 	// What each span is: a definition's name, a reference's name or node.
 	const (
 		defName uint8 = 1 << iota
 		refName
 		refNode
 	)
-	spans := make(map[byteSpan]uint8, found.len())
+	spans := sc.spans
 	for i := 0; i < found.len(); i++ {
 		if t := found.at(i); t.isDef && t.name.set {
 			spans[t.name.byteSpan] |= defName
 		}
 	}
 	inQualifier := qualifierSpans(c.src, found)
-	type located struct {
-		symbols.Reference
-		pos   uint32 // where the name is
-		start uint32 // where the qualified name starts
-	}
-	refs := make([]located, 0, found.len()-found.defs)
+	refs := sc.located[:0]
+	defer func() { sc.located = refs[:0] }()
 	for _, i := range order {
 		t := found.at(i)
 		if t.isDef {
@@ -768,6 +808,9 @@ func countItems(src []byte, open, limit int, lineComments bool) (items int, clos
 				if src[i] == '\\' && ch != '`' {
 					i++
 				}
+			}
+			if i >= len(src) {
+				return items, false // the string runs to the end of the file
 			}
 		case '/':
 			if lineComments && i+1 < len(src) && src[i+1] == '/' {

@@ -3,7 +3,6 @@ package chunk
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -171,19 +170,16 @@ func TestSymbolFixtures(t *testing.T) {
 // TestAnalyzeEveryFixture runs Analyze on every file under testdata,
 // documentation included.
 func TestAnalyzeEveryFixture(t *testing.T) {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		src := readFixture(t, e.Name())
-		language := lang.Detect(e.Name(), src)
-		_, file := checkSymbols(t, e.Name(), language, src)
+	names := fixtureFiles(t)
+	for _, name := range names {
+		src := readFixture(t, name)
+		language := lang.Detect(name, src)
+		_, file := checkSymbols(t, name, language, src)
 		if lang.HasGrammar(language) && (len(file.Definitions) == 0 || len(file.References) == 0) {
-			t.Errorf("%s: %d definitions, %d references", e.Name(), len(file.Definitions), len(file.References))
+			t.Errorf("%s: %d definitions, %d references", name, len(file.Definitions), len(file.References))
 		}
 		if !lang.HasGrammar(language) && !file.Empty() {
-			t.Errorf("%s (%s): symbols without a grammar", e.Name(), language)
+			t.Errorf("%s (%s): symbols without a grammar", name, language)
 		}
 	}
 }
@@ -813,14 +809,11 @@ func TestConcurrentAnalyze(t *testing.T) {
 // FuzzAnalyze checks Analyze's invariants on arbitrary input in every
 // language: go test -fuzz=FuzzAnalyze ./internal/chunk
 func FuzzAnalyze(f *testing.F) {
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		f.Fatal(err)
-	}
+	names := fixtureFiles(f)
 	languages := lang.Grammars()
-	for _, e := range entries {
-		src := readFixture(f, e.Name())
-		if i := slices.Index(languages, lang.Detect(e.Name(), src)); i >= 0 {
+	for _, name := range names {
+		src := readFixture(f, name)
+		if i := slices.Index(languages, lang.Detect(name, src)); i >= 0 {
 			f.Add(uint8(i), src)
 		}
 	}
@@ -833,4 +826,46 @@ func FuzzAnalyze(f *testing.F) {
 		language := languages[int(which)%len(languages)]
 		checkSymbols(t, "fuzz", language, src)
 	})
+}
+
+// TestCountItemsAtTheEnd reads argument lists cut off by the end of the
+// file inside a string: they are not closed, and reading them stays in
+// bounds (a file's last bytes can be anything).
+func TestCountItemsAtTheEnd(t *testing.T) {
+	for _, tc := range []struct {
+		src          string
+		items        int
+		closed       bool
+		lineComments bool
+	}{
+		{`(a, "b")`, 2, true, false},
+		{`(a, "b\")", c)`, 3, true, false},
+		{`(a, "b`, 0, false, false},
+		{`(a, "b\`, 0, false, false},
+		{`(a, 'b\`, 0, false, false},
+		{"(a, `b", 0, false, false},
+		{"(a, // b", 0, false, true},
+		{`(`, 0, false, false},
+	} {
+		items, closed := countItems([]byte(tc.src), 0, 1<<14, tc.lineComments)
+		if closed != tc.closed || closed && items != tc.items {
+			t.Errorf("countItems(%q) = %d, %v; want %d, %v", tc.src, items, closed, tc.items, tc.closed)
+		}
+	}
+	// Through Analyze: a call whose string argument runs to the end of
+	// the file keeps the file's other symbols.
+	for _, tc := range []struct{ path, language, src string }{
+		{"cut.rs", "rust", "fn main() {\n    helper();\n}\n\nfn cut() {\n    run(\"abc\\"},
+		{"cut.js", "javascript", "function main() {\n  helper();\n}\n\nfunction cut() {\n  run('abc\\"},
+		{"cut.go", "go", "package p\n\nfunc main() {\n\thelper()\n}\n\nfunc cut() {\n\trun(\"abc\\"},
+	} {
+		_, file := Analyze(tc.path, tc.language, []byte(tc.src))
+		found := false
+		for _, d := range file.Definitions {
+			found = found || d.Name == "main"
+		}
+		if !found {
+			t.Errorf("%s: main is not defined in %+v", tc.path, file.Definitions)
+		}
+	}
 }
