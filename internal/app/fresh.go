@@ -70,8 +70,13 @@ type watched struct {
 	batch    []string // the changes the current run picks up
 	overflow bool
 	synced   bool // the changes made before the watch started are known
-	lastRun  *WatchRun
-	lastErr  string
+	// walked is set once a run walked the whole root after the watch
+	// started; until then, and after the changes found by comparing were
+	// reported (Pending lists only some), a run walks instead of checking
+	// just the batch's paths.
+	walked  bool
+	lastRun *WatchRun
+	lastErr string
 }
 
 // watchers are the App's watched indexes.
@@ -211,6 +216,9 @@ func (a *App) watch(root, collection string, loc store.Locator) error {
 	if rd, err := a.readerAt(ws.ctx, loc); err == nil {
 		if c, err := index.Pending(ws.ctx, rd, r, loc.Database); err == nil {
 			if c.Total() > 0 {
+				st.mu.Lock()
+				st.walked = false // c.Paths may list only some of them
+				st.mu.Unlock()
 				w.Changed(c.Paths...)
 			}
 			st.mu.Lock()
@@ -226,14 +234,20 @@ func (a *App) watch(root, collection string, loc store.Locator) error {
 func (a *App) freshen(ctx context.Context, st *watched, loc store.Locator, b watch.Batch, log *slog.Logger) {
 	st.mu.Lock()
 	st.indexing, st.batch, st.overflow = true, b.Paths, b.Overflow
+	req := IndexRequest{Root: st.root}
+	if st.walked && !b.Overflow {
+		// The batch lists every change: the run checks just those paths.
+		req.Paths = append([]string{}, b.Paths...)
+	}
+	st.walked = true
 	st.mu.Unlock()
 	start := time.Now()
 	var stats *index.Stats
 	var err error
 	if st.collection == "" {
-		stats, err = a.Index(ctx, IndexRequest{Root: st.root})
+		stats, err = a.Index(ctx, req)
 	} else {
-		_, stats, err = a.IndexCollection(ctx, st.collection, IndexRequest{Root: st.root})
+		_, stats, err = a.IndexCollection(ctx, st.collection, req)
 	}
 	if err == nil {
 		if eng, eerr := a.engineAt(ctx, loc); eerr == nil {
@@ -246,6 +260,7 @@ func (a *App) freshen(ctx context.Context, st *watched, loc store.Locator, b wat
 	st.mu.Lock()
 	st.indexing, st.batch, st.overflow = false, nil, false
 	if err != nil {
+		st.walked = false // the batch's changes are not in the index: walk next time
 		st.lastErr = errMessage(err)
 	} else {
 		st.lastErr = ""

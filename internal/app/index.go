@@ -22,6 +22,9 @@ type IndexRequest struct {
 	NoWait   bool
 	OnWait   func(holderPID int)
 	Progress func(index.Progress)
+	// Paths, when not nil, are the only paths that changed since the last
+	// run (see index.Options.Paths): a watcher's batch.
+	Paths []string
 }
 
 // Index builds or updates the index of a root: the collection Locate
@@ -43,7 +46,7 @@ func (a *App) Index(ctx context.Context, req IndexRequest) (*index.Stats, error)
 	stats, err := index.Run(ctx, db, index.Options{
 		Root: root.Path(), Collection: loc.Collection, Force: req.Force, Embedder: req.Embedder,
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
-		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress,
+		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
 	})
 	if err == nil {
 		a.keepFresh(root.Path(), "", loc) // a root indexed in a server stays fresh

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,4 +104,98 @@ func BenchmarkIndexRepo(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkReindexRepoOneFile measures the re-index of one edited file in
+// a copy of the checkout LORE_BENCH_TREE names (copied, never written),
+// indexed once cold before the timers start: each iteration appends a
+// line with a new word to one source file of the middle of the tree and
+// runs an index, which walks the root (walk) or is told the changed path,
+// as a watching server's runs are (paths); it reports p50 and p95.
+// Skipped without LORE_BENCH_TREE. LORE_BENCH_INDEX may name an index of
+// the tree to start from (copied) instead of indexing it cold.
+//
+//	LORE_BENCH_TREE=/tmp/seg-root-1m go test ./internal/index -run '^$' -bench ReindexRepoOneFile -benchtime 20x
+func BenchmarkReindexRepoOneFile(b *testing.B) {
+	src := os.Getenv("LORE_BENCH_TREE")
+	if src == "" {
+		b.Skip("set LORE_BENCH_TREE to a repository checkout (it is copied, never written)")
+	}
+	tree := filepath.Join(b.TempDir(), "tree")
+	if out, err := exec.Command("cp", "-a", src, tree).CombinedOutput(); err != nil {
+		b.Fatalf("copying %s: %v\n%s", src, err, out)
+	}
+	idx := filepath.Join(b.TempDir(), "index.db")
+	ctx := context.Background()
+	if prebuilt := os.Getenv("LORE_BENCH_INDEX"); prebuilt != "" {
+		// An index of LORE_BENCH_TREE, copied: the copy of the tree keeps
+		// the files' times, so only the root's path changes.
+		if out, err := exec.Command("cp", prebuilt, idx).CombinedOutput(); err != nil {
+			b.Fatalf("copying %s: %v\n%s", prebuilt, err, out)
+		}
+	}
+	if _, err := runAt(ctx, idx, index.Options{Root: tree}); err != nil {
+		b.Fatal(err)
+	}
+	target := middleSource(b, tree)
+	rel, err := filepath.Rel(tree, target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	orig, err := os.ReadFile(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edits := 0
+	for _, mode := range []string{"walk", "paths"} {
+		b.Run(mode, func(b *testing.B) {
+			opts := index.Options{Root: tree}
+			if mode == "paths" {
+				opts.Paths = []string{filepath.ToSlash(rel)}
+			}
+			var lat []time.Duration
+			for b.Loop() {
+				edits++
+				edit := fmt.Sprintf("%s\n// zyzzyva%dqx was edited\n", orig, edits)
+				if err := os.WriteFile(target, []byte(edit), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				stats, err := runAt(ctx, idx, opts)
+				if err != nil || stats.Indexed != 1 {
+					b.Fatalf("re-index: %+v, %v", stats, err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[(len(lat)*95+99)/100-1].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
+
+// middleSource returns the source file (.go, .rs, .py, .ts, .java) in the
+// middle of tree's sorted paths.
+func middleSource(b *testing.B, tree string) string {
+	var paths []string
+	err := filepath.WalkDir(tree, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != tree {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".rs", ".py", ".ts", ".java":
+			if d.Type().IsRegular() {
+				paths = append(paths, p)
+			}
+		}
+		return nil
+	})
+	if err != nil || len(paths) == 0 {
+		b.Fatalf("no source file in %s: %v", tree, err)
+	}
+	slices.Sort(paths)
+	return paths[len(paths)/2]
 }

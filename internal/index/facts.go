@@ -28,6 +28,7 @@ const (
 	metaPackagesState    = "packages_state"
 	metaPackagesProblems = "packages_problems"
 	metaSpecsState       = "specs_state"
+	metaManifestCount    = "manifest_count" // the manifests of the last resolution, for limited runs
 )
 
 // packagesState and specsState describe the code that made the stored
@@ -44,13 +45,20 @@ type factsInput struct {
 	walkOpts fsroot.WalkOptions
 	specsDir string
 	prevMeta map[string]string
+	// keepPackages: a limited run, whose paths hold no manifest, keeps
+	// the stored packages (files is not every walked file then).
+	keepPackages bool
 }
 
 // saveProjectFacts brings the run's packages and specs up to date; see
 // savePackages and saveSpecs. It records the time each took in stats.
 func saveProjectFacts(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
 	start := time.Now()
-	if err := savePackages(ctx, tx, in, stats); err != nil {
+	save := savePackages
+	if in.keepPackages {
+		save = keepPackages
+	}
+	if err := save(ctx, tx, in, stats); err != nil {
 		return err
 	}
 	stats.PackagesMS = time.Since(start).Milliseconds()
@@ -157,6 +165,11 @@ func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *S
 		}
 	}
 	stats.Manifests, stats.ManifestsRead = len(l.next), l.read
+	if n := strconv.Itoa(len(l.next)); in.prevMeta[metaManifestCount] != n {
+		if err := tx.SetMeta(ctx, metaManifestCount, n); err != nil {
+			return err
+		}
+	}
 	if !l.changed && in.prevMeta[metaPackagesState] == packagesState {
 		stats.Packages, _ = strconv.Atoi(in.prevMeta[store.MetaPackageCount])
 		var problems []packages.Problem
@@ -185,6 +198,25 @@ func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *S
 		return err
 	}
 	return tx.SetMeta(ctx, metaPackagesState, packagesState)
+}
+
+// keepPackages reports the stored packages of a limited run as they are,
+// with the manifest problems of their resolution.
+func keepPackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
+	n, err := strconv.Atoi(in.prevMeta[metaManifestCount])
+	if err != nil { // recorded by runs since limited runs exist
+		prev, err := tx.ParsedFiles(ctx, store.ParsedManifest)
+		if err != nil {
+			return err
+		}
+		n = len(prev)
+	}
+	stats.Manifests = n
+	stats.Packages, _ = strconv.Atoi(in.prevMeta[store.MetaPackageCount])
+	var problems []packages.Problem
+	json.Unmarshal([]byte(in.prevMeta[metaPackagesProblems]), &problems) // absent: none
+	reportProblems(problems, stats)
+	return nil
 }
 
 func reportProblems(problems []packages.Problem, stats *Stats) {

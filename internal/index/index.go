@@ -29,6 +29,15 @@ type Options struct {
 	// with (so a watching server's runs skip what the user's did), an
 	// empty slice clears them.
 	SkipDirs []string
+	// Paths, when not nil, are the only paths (relative to Root,
+	// slash-separated) that may have changed since the last run: what a
+	// watcher saw created, written or removed. The run then checks just
+	// them instead of walking the root, so that its cost follows the
+	// change; it walks anyway when it cannot be limited (a forced rebuild,
+	// other walk options, a folder, a symlink or a package manifest among
+	// the paths, more than a few hundred paths). Stats.Scanned counts the
+	// paths checked.
+	Paths    []string
 	Progress func(Progress) // called as files are processed; may be nil
 	// NoWait makes a run whose collection another run is writing (in
 	// this process or another) fail at once with INDEX_BUSY instead of

@@ -85,10 +85,6 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 			tx.Rollback()
 		}
 	}()
-	known, err := tx.FileStates(ctx)
-	if err != nil {
-		return nil, err
-	}
 	prevMeta, err := tx.Meta(ctx)
 	if err != nil {
 		return nil, err
@@ -112,9 +108,24 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	// The n-gram index lists every file the exact search would walk, so
 	// it is kept only when this run walks the same way.
 	keepGrams := len(walkOpts.SkipDirs) == 0 && (walkOpts.MaxFileSize == 0 || walkOpts.MaxFileSize == fsroot.DefaultMaxFileSize)
-	gramKnown, err := tx.GramStates(ctx)
-	if err != nil {
-		return nil, err
+	var lim *limitedRun
+	if canLimit(opts, prevMeta, keepGrams) && prevMeta[store.MetaRebuildRequired] != "1" {
+		if lim, err = limit(ctx, tx, root, db.Location(), opts.Paths, walkOpts); err != nil {
+			return nil, err
+		}
+	}
+	var known map[string]store.FileState
+	var gramKnown map[string]store.GramState
+	var files []fsroot.File
+	if lim != nil {
+		known, gramKnown, files = lim.known, lim.gramKnown, lim.files
+	} else {
+		if known, err = tx.FileStates(ctx); err != nil {
+			return nil, err
+		}
+		if gramKnown, err = tx.GramStates(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Force || !keepGrams || prevMeta[store.MetaGramWalk] != store.GramWalkDefault {
 		gramKnown = map[string]store.GramState{}
@@ -129,9 +140,10 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		}
 	}
 
-	files, err := walk(ctx, root, db.Location(), walkOpts)
-	if err != nil {
-		return nil, err
+	if lim == nil {
+		if files, err = walk(ctx, root, db.Location(), walkOpts); err != nil {
+			return nil, err
+		}
 	}
 	stats := &Stats{Root: root.Path(), IndexPath: db.Location(), Collection: collection,
 		FileErrors: []FileError{}, Warnings: []FileError{}}
@@ -185,7 +197,8 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	if err := saveProjectFacts(ctx, tx, factsInput{root: root, files: files, walkOpts: walkOpts, specsDir: opts.SpecsDir, prevMeta: prevMeta}, stats); err != nil {
+	facts := factsInput{root: root, files: files, walkOpts: walkOpts, specsDir: opts.SpecsDir, prevMeta: prevMeta, keepPackages: lim != nil}
+	if err := saveProjectFacts(ctx, tx, facts, stats); err != nil {
 		return nil, err
 	}
 	if err := updateVectors(ctx, tx, opts.Embedder, prevMeta, stats); err != nil {
@@ -248,9 +261,11 @@ func dedupeLinked(root string, files []fsroot.File) []fsroot.File {
 	byReal := make(map[string]int, len(files)) // real path → index in out
 	out := files[:0:0]
 	for _, f := range files {
-		real, err := filepath.EvalSymlinks(f.Abs)
-		if err != nil {
-			real = f.Abs
+		real := f.Abs // the root's path is real: only a linked file's is not
+		if f.Linked {
+			if r, err := filepath.EvalSymlinks(f.Abs); err == nil {
+				real = r
+			}
 		}
 		i, dup := byReal[real]
 		if !dup {

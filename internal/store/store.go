@@ -131,6 +131,10 @@ type WriteTx interface {
 	Meta(ctx context.Context) (map[string]string, error)
 	// FileStates is what the collection remembers of each file, by path.
 	FileStates(ctx context.Context) (map[string]FileState, error)
+	// FileStatesOf is FileStates limited to the given paths and, taking
+	// each as a folder, the files under it: what a run that knows which
+	// paths changed reads instead of every file's state.
+	FileStatesOf(ctx context.Context, paths []string) (map[string]FileState, error)
 	// DeleteAll removes every file, chunk and parsed file (a forced
 	// rebuild).
 	DeleteAll(ctx context.Context) error
@@ -150,8 +154,10 @@ type WriteTx interface {
 	ParsedFiles(ctx context.Context, kind string) (map[string]ParsedFile, error)
 	SaveParsedFiles(ctx context.Context, kind string, files []ParsedFile) error
 
-	// GramStates is what the n-gram index holds of each file, by path.
+	// GramStates is what the n-gram index holds of each file, by path;
+	// GramStatesOf the same limited like FileStatesOf.
 	GramStates(ctx context.Context) (map[string]GramState, error)
+	GramStatesOf(ctx context.Context, paths []string) (map[string]GramState, error)
 	// PutGrams records (or replaces) a file of the n-gram index.
 	PutGrams(ctx context.Context, f GramFile) error
 	// DeleteGrams removes a file from the n-gram index; DeleteAllGrams

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 
 	"github.com/lore-dev/lore/internal/store"
 )
@@ -15,20 +14,41 @@ import (
 // 0.5 ms instead of 6).
 
 // ChunkMeta loads the metadata of every chunk in lens, aligned with its
-// positions.
+// positions: the base's and each segment's, without the chunks the
+// segments removed.
 func (r *reader) ChunkMeta(ctx context.Context, lens *store.DocLens) ([]store.ChunkMeta, error) {
-	blob, err := r.blob(ctx, blobChunkMeta)
-	if err != nil {
-		return nil, fmt.Errorf("loading chunk metadata: %w", err)
+	var parts [][]byte
+	dead := store.IDSet{}
+	if r.d.noSegments {
+		blob, err := r.blob(ctx, blobChunkMeta)
+		if err != nil {
+			return nil, fmt.Errorf("loading chunk metadata: %w", err)
+		}
+		parts = [][]byte{blob}
+	} else {
+		var err error
+		if parts, dead, err = r.segmentBlobs(ctx, blobChunkMeta, "chunkmeta"); err != nil {
+			return nil, fmt.Errorf("loading chunk metadata: %w", err)
+		}
 	}
-	var all []store.ChunkMeta
-	if blob == nil {
-		// Written before the blob existed: read the table.
-		if all, err = readChunkMeta(ctx, r.d.db, r.id); err != nil {
+	if parts[0] == nil {
+		// Written before the blob existed: the table holds every chunk.
+		all, err := readChunkMeta(ctx, r.d.db, r.id)
+		if err != nil {
 			return nil, err
 		}
-	} else if all, err = store.DecodeChunkMeta(blob); err != nil {
-		return nil, fmt.Errorf("loading chunk metadata: %w", err)
+		return store.AlignChunkMeta(all, lens), nil
+	}
+	decoded := make([][]store.ChunkMeta, len(parts))
+	for i, p := range parts {
+		var err error
+		if decoded[i], err = store.DecodeChunkMeta(p); err != nil {
+			return nil, fmt.Errorf("loading chunk metadata: %w", err)
+		}
+	}
+	all := decoded[0]
+	if len(decoded) > 1 {
+		all = store.JoinChunkMeta(decoded, dead)
 	}
 	return store.AlignChunkMeta(all, lens), nil
 }
@@ -63,39 +83,6 @@ func intern(seen map[string]string, b []byte) string {
 	s := string(b)
 	seen[s] = s
 	return s
-}
-
-// flushChunkMeta rewrites the metadata blob: the stored one without the
-// run's removed chunks, plus its new ones.
-func (t *tx) flushChunkMeta(ctx context.Context) error {
-	d := t.delta
-	stored, err := t.blob(ctx, blobChunkMeta)
-	if err != nil {
-		return fmt.Errorf("reading chunk metadata: %w", err)
-	}
-	if d.empty() && stored != nil {
-		return nil
-	}
-	var all []store.ChunkMeta
-	switch {
-	case d.reset:
-	case stored == nil:
-		// The first run since the blob was introduced: the table holds
-		// every chunk, the run's new ones included.
-		all, err := readChunkMeta(ctx, t.tx, t.collection)
-		if err != nil {
-			return err
-		}
-		return t.putChunkMeta(ctx, all)
-	default:
-		if all, err = store.DecodeChunkMeta(stored); err != nil {
-			return fmt.Errorf("reading chunk metadata: %w", err)
-		}
-		all = slices.DeleteFunc(all, func(m store.ChunkMeta) bool { return d.removed[m.ID] })
-	}
-	all = append(all, d.meta...)
-	slices.SortFunc(all, func(a, b store.ChunkMeta) int { return int(a.ID - b.ID) })
-	return t.putChunkMeta(ctx, all)
 }
 
 func (t *tx) putChunkMeta(ctx context.Context, all []store.ChunkMeta) error {

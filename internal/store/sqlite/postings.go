@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,8 +12,10 @@ import (
 )
 
 // postingsDelta collects a run's changes to the inverted index and to the
-// per-chunk tables kept as blobs (lengths, metadata); they are merged into
-// the stored ones at commit.
+// per-chunk tables kept as blobs (lengths, metadata). At commit a full
+// build writes them as the collection's base; an incremental run writes
+// them as a new segment (see segments.go), so that its cost follows the
+// change, not the collection.
 type postingsDelta struct {
 	reset   bool                       // a forced rebuild: stored lists are dropped
 	added   map[string][]store.Posting // term → new postings
@@ -42,6 +45,32 @@ func (d *postingsDelta) add(chunkID int64, ts store.TermStats) {
 	d.lens[chunkID] = ts.Lens
 }
 
+// dropOwnRemovals takes the chunks that the run both added and removed out
+// of what it adds: they never reach the index.
+func (d *postingsDelta) dropOwnRemovals() {
+	own := false
+	for id := range d.removed {
+		if _, ok := d.lens[id]; ok {
+			own = true
+			delete(d.lens, id)
+			delete(d.removed, id)
+		}
+	}
+	if !own {
+		return
+	}
+	live := func(p store.Posting) bool { _, ok := d.lens[p.ChunkID]; return ok }
+	for term, list := range d.added {
+		list = slices.DeleteFunc(list, func(p store.Posting) bool { return !live(p) })
+		if len(list) == 0 {
+			delete(d.added, term)
+		} else {
+			d.added[term] = list
+		}
+	}
+	d.meta = slices.DeleteFunc(d.meta, func(m store.ChunkMeta) bool { _, ok := d.lens[m.ID]; return !ok })
+}
+
 // forgetChunks records that the chunks of a file are leaving the index,
 // marking their terms dirty.
 func (t *tx) forgetChunks(ctx context.Context, fileID int64) error {
@@ -66,107 +95,111 @@ func (t *tx) forgetChunks(ctx context.Context, fileID int64) error {
 	return rows.Err()
 }
 
-// flushPostings merges the run's changes into the stored posting lists and
-// the length table.
+// flushPostings writes the run's changes: a full build (a forced rebuild,
+// or the first run of a collection) as the base, any other run as a new
+// segment.
 func (t *tx) flushPostings(ctx context.Context) error {
 	d := t.delta
+	if err := t.saveChunkSeq(ctx); err != nil {
+		return err
+	}
 	if d.empty() {
-		return t.flushChunkMeta(ctx) // writes the blob only if an older index lacks it
+		return t.completeChunkMeta(ctx) // writes the blob only if an older index lacks it
 	}
-	if d.reset {
-		if _, err := t.tx.ExecContext(ctx, `DELETE FROM postings WHERE collection_id = ?`, t.collection); err != nil {
-			return fmt.Errorf("clearing postings: %w", err)
-		}
-	}
-	terms := make([]string, 0, len(d.added)+len(d.dirty))
-	for term := range d.added {
-		terms = append(terms, term)
-	}
-	for term := range d.dirty {
-		if _, ok := d.added[term]; !ok {
-			terms = append(terms, term)
-		}
-	}
-	sort.Strings(terms)
-	var err error
-	var stored map[string][]store.Posting
-	if !d.reset {
-		if stored, err = t.readPostings(ctx, terms); err != nil {
+	d.dropOwnRemovals()
+	full := d.reset
+	if !full {
+		var err error
+		if full, err = t.collectionEmpty(ctx); err != nil {
 			return err
 		}
 	}
-	put, err := t.tx.PrepareContext(ctx, `INSERT INTO postings(collection_id, term, df, data) VALUES(?, ?, ?, ?)
-		ON CONFLICT(collection_id, term) DO UPDATE SET df = excluded.df, data = excluded.data`)
+	if !full {
+		if err := t.writeSegment(ctx); err != nil {
+			return err
+		}
+		t.delta = newPostingsDelta() // flushed: a second flush has nothing to do
+		return nil
+	}
+	if err := t.clearPostings(ctx); err != nil {
+		return err
+	}
+	terms := make([]string, 0, len(d.added))
+	for term := range d.added {
+		terms = append(terms, term)
+	}
+	sort.Strings(terms)
+	put, err := t.tx.PrepareContext(ctx, `INSERT INTO postings(collection_id, term, df, data) VALUES(?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer put.Close()
-	del, err := t.tx.PrepareContext(ctx, `DELETE FROM postings WHERE collection_id = ? AND term = ?`)
-	if err != nil {
-		return err
-	}
-	defer del.Close()
 	for _, term := range terms {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		list := stored[term]
-		if len(d.removed) > 0 {
-			kept := list[:0]
-			for _, p := range list {
-				if !d.removed[p.ChunkID] {
-					kept = append(kept, p)
-				}
-			}
-			list = kept
-		}
-		list = append(list, d.added[term]...)
-		if len(list) == 0 {
-			if _, err := del.ExecContext(ctx, t.collection, term); err != nil {
-				return err
-			}
-			continue
-		}
-		sort.Slice(list, func(i, j int) bool { return list[i].ChunkID < list[j].ChunkID })
+		list := d.added[term]
+		sortPostings(list)
 		if _, err := put.ExecContext(ctx, t.collection, term, len(list), store.EncodePostings(list)); err != nil {
 			return fmt.Errorf("writing postings of %q: %w", term, err)
 		}
 	}
-	if err := t.flushLens(ctx); err != nil {
+	if err := t.putBlob(ctx, blobDocLens, store.EncodeDocLens(d.lens)); err != nil {
+		return fmt.Errorf("writing chunk lengths: %w", err)
+	}
+	if err := t.setBaseChunks(ctx, len(d.lens)); err != nil {
 		return err
 	}
-	if err := t.flushChunkMeta(ctx); err != nil {
+	meta := slices.Clone(d.meta)
+	slices.SortFunc(meta, func(a, b store.ChunkMeta) int { return cmpID(a.ID, b.ID) })
+	if err := t.putChunkMeta(ctx, meta); err != nil {
 		return err
 	}
-	t.delta = newPostingsDelta() // flushed: a second flush has nothing to do
+	t.delta = newPostingsDelta()
 	return nil
 }
 
-func (t *tx) flushLens(ctx context.Context) error {
-	d := t.delta
-	all := map[int64][store.NumFields]uint16{}
-	if !d.reset {
-		blob, err := t.blob(ctx, blobDocLens)
-		if err != nil {
-			return fmt.Errorf("reading chunk lengths: %w", err)
+// clearPostings drops the collection's base and segments (a full build
+// writes them anew).
+func (t *tx) clearPostings(ctx context.Context) error {
+	for _, q := range []string{
+		`DELETE FROM postings WHERE collection_id = ?`,
+		`DELETE FROM segment_postings WHERE collection_id = ?`,
+		`DELETE FROM segments WHERE collection_id = ?`,
+	} {
+		if _, err := t.tx.ExecContext(ctx, q, t.collection); err != nil {
+			return fmt.Errorf("clearing postings: %w", err)
 		}
-		old, err := store.DecodeDocLens(blob)
-		if err != nil {
-			return err
-		}
-		for i, id := range old.IDs {
-			if !d.removed[id] {
-				all[id] = old.Lens[i]
-			}
-		}
-	}
-	for id, l := range d.lens {
-		all[id] = l
-	}
-	if err := t.putBlob(ctx, blobDocLens, store.EncodeDocLens(all)); err != nil {
-		return fmt.Errorf("writing chunk lengths: %w", err)
 	}
 	return nil
+}
+
+// collectionEmpty reports whether the collection has no base and no
+// segment yet: its first run writes the base.
+func (t *tx) collectionEmpty(ctx context.Context) (bool, error) {
+	base, err := t.baseChunks(ctx)
+	if err != nil || base >= 0 {
+		return false, err
+	}
+	var n int
+	if err := t.tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM segments WHERE collection_id = ?)`, t.collection).Scan(&n); err != nil {
+		return false, fmt.Errorf("reading the index's segments: %w", err)
+	}
+	return n == 0, nil
+}
+
+func sortPostings(list []store.Posting) {
+	slices.SortFunc(list, func(a, b store.Posting) int { return cmpID(a.ChunkID, b.ChunkID) })
+}
+
+func cmpID(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // The blobs of a collection.
@@ -192,8 +225,8 @@ func (t *tx) putBlob(ctx context.Context, name string, data []byte) error {
 	return err
 }
 
-// readPostings reads the stored lists of terms inside the transaction, a
-// few hundred terms per query.
+// readPostings reads the stored base lists of terms inside the
+// transaction, a few hundred terms per query.
 func (t *tx) readPostings(ctx context.Context, terms []string) (map[string][]store.Posting, error) {
 	out := make(map[string][]store.Posting, len(terms))
 	err := inBatches(terms, func(marks string, args []any) error {
@@ -229,10 +262,12 @@ func scanPostings(rows *sql.Rows, each func(term string, list []store.Posting)) 
 }
 
 // Postings reads the posting lists of terms, resolved to positions in
-// lens, one list per term in order (nil for a term not in the index). It
-// decodes straight from SQLite's buffer into the resolved lists: a search
-// touches no other memory for them, which matters most to a one-shot
-// process, where every fresh page costs a fault.
+// lens, one list per term in order (nil for a term not in the index): the
+// base list followed by each segment's, oldest first, read by one query
+// per batch of terms so that they come from one snapshot. It decodes
+// straight from SQLite's buffer into the resolved lists: a search touches
+// no other memory for them, which matters most to a one-shot process,
+// where every fresh page costs a fault.
 func (r *reader) Postings(ctx context.Context, terms []string, lens *store.DocLens) ([][]store.PostingAt, error) {
 	out := make([][]store.PostingAt, len(terms))
 	if len(terms) == 0 {
@@ -243,16 +278,29 @@ func (r *reader) Postings(ctx context.Context, terms []string, lens *store.DocLe
 		index[t] = i
 	}
 	err := inBatches(terms, func(marks string, args []any) error {
-		rows, err := r.d.query(ctx, `SELECT term, data FROM postings WHERE collection_id = ? AND term IN (`+marks+`)`,
-			append([]any{r.id}, args...)...)
+		q := `SELECT term, data FROM postings WHERE collection_id = ? AND term IN (` + marks + `)`
+		qargs := append([]any{r.id}, args...)
+		if !r.d.noSegments {
+			q = `SELECT term, 0 AS seg, data FROM postings WHERE collection_id = ? AND term IN (` + marks + `)
+				UNION ALL SELECT term, seg, data FROM segment_postings WHERE collection_id = ? AND term IN (` + marks + `)
+				ORDER BY 1, 2`
+			qargs = append(append(qargs, r.id), args...)
+		}
+		rows, err := r.d.query(ctx, q, qargs...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
+		begun := map[int]bool{} // terms whose first part this batch read
 		for rows.Next() {
 			var term string
+			var seg int64
 			var blob sql.RawBytes
-			if err := rows.Scan(&term, &blob); err != nil {
+			dest := []any{&term, &seg, &blob}
+			if r.d.noSegments {
+				dest = []any{&term, &blob}
+			}
+			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
 			i, ok := index[term]
@@ -263,7 +311,14 @@ func (r *reader) Postings(ctx context.Context, terms []string, lens *store.DocLe
 			if err != nil {
 				return fmt.Errorf("postings of %q: %w", term, err)
 			}
-			out[i] = list
+			if !begun[i] {
+				// The first part; a term asked twice is read again by a
+				// later batch, which replaces it.
+				begun[i] = true
+				out[i] = list
+			} else {
+				out[i] = append(out[i], list...)
+			}
 		}
 		return rows.Err()
 	})
@@ -271,13 +326,4 @@ func (r *reader) Postings(ctx context.Context, terms []string, lens *store.DocLe
 		return nil, fmt.Errorf("reading postings: %w", err)
 	}
 	return out, nil
-}
-
-// DocLens reads the field lengths of every chunk.
-func (r *reader) DocLens(ctx context.Context) (*store.DocLens, error) {
-	blob, err := r.blob(ctx, blobDocLens)
-	if err != nil {
-		return nil, fmt.Errorf("reading chunk lengths: %w", err)
-	}
-	return store.DecodeDocLens(blob)
 }

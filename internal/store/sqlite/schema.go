@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // schema creates a new database at SchemaVersion. Everything a collection
 // holds names its collection, directly or through its file or chunk, so
@@ -94,7 +94,7 @@ CREATE TABLE chunk_vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
 );
-` + factsSchema + symbolsSchema + gramsSchema + addFactTargets
+` + factsSchema + symbolsSchema + gramsSchema + addFactTargets + segmentsSchema
 
 // symbolsSchema holds what each file defines and refers to, one blob per
 // file (store.EncodeSymbols), written and removed with the file.
@@ -284,6 +284,7 @@ var migrations = map[int]string{
 	6: addSymbols,
 	7: addGrams,
 	8: addFactTargets,
+	9: addSegments,
 }
 
 // oldestMigrated is the oldest version migrated in place.

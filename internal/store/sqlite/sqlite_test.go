@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -366,6 +367,7 @@ func TestReadVersion7(t *testing.T) {
 	// targets, template marks or parsed files (version 9).
 	for _, stmt := range []string{`DROP TABLE file_grams`, `ALTER TABLE package_deps DROP COLUMN target_kind`,
 		`ALTER TABLE package_deps DROP COLUMN target_path`, `ALTER TABLE specs DROP COLUMN template`, `DROP TABLE parsed_files`,
+		`DROP TABLE segment_postings`, `DROP TABLE segments`, `DROP TABLE index_state`, `DELETE FROM meta WHERE key = 'chunk_seq'`,
 		`UPDATE meta SET value = '7' WHERE key = 'schema_version'`} {
 		if _, err := db.db.Exec(stmt); err != nil {
 			t.Fatal(err)
@@ -466,8 +468,76 @@ func TestMigrateFactTargets(t *testing.T) {
 	if err != nil || len(found) != 6 {
 		t.Fatalf("specs kept: %d, %v", len(found), err)
 	}
-	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion || SchemaVersion != 9 {
-		t.Errorf("schema version %d (SchemaVersion %d), want 9", v, SchemaVersion)
+	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion || SchemaVersion != 10 {
+		t.Errorf("schema version %d (SchemaVersion %d), want 10", v, SchemaVersion)
+	}
+}
+
+// TestSegmentsStayFew: small runs over a large base write segments that
+// are merged while of similar size and folded into the base once they
+// weigh an eighth of it, so a collection never holds many.
+func TestSegmentsStayFew(t *testing.T) {
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "seg.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	run := func(each func(tx store.WriteTx, states map[string]store.FileState)) {
+		tx, err := db.Write(ctx, "c", "/r", store.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, err := tx.FileStates(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		each(tx, states)
+		if err := tx.Commit(ctx, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	putFile := func(tx store.WriteTx, path, word string) {
+		ts := store.TermStats{Freqs: map[string][store.NumFields]uint16{word: {5: 1}, "common": {5: 1}}}
+		ts.Lens[5] = 2
+		if err := tx.PutFile(ctx, store.File{Path: path, Language: "go", Hash: word}, []store.Chunk{{StartLine: 1, EndLine: 1, Stats: ts}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(func(tx store.WriteTx, _ map[string]store.FileState) {
+		for i := range 400 {
+			putFile(tx, fmt.Sprintf("f%03d.go", i), fmt.Sprintf("w%d", i))
+		}
+	})
+	most, folded := 0, false
+	for round := range 60 {
+		run(func(tx store.WriteTx, states map[string]store.FileState) {
+			path := fmt.Sprintf("f%03d.go", round*7%400)
+			if err := tx.DeleteFile(ctx, states[path].ID); err != nil {
+				t.Fatal(err)
+			}
+			putFile(tx, path, fmt.Sprintf("r%d", round))
+		})
+		var n int
+		if err := db.db.QueryRow(`SELECT count(*) FROM segments`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, n)
+		folded = folded || (n == 0 && round > 0)
+	}
+	if most < 2 || most > maxSegments || !folded {
+		t.Errorf("at most %d segments, folded into the base: %v; want 2 to %d, and folded", most, folded, maxSegments)
+	}
+	r, err := db.Reader(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lens, err := r.DocLens(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists, err := r.Postings(ctx, []string{"common", "r59", "w0"}, lens)
+	if err != nil || lens.Len() != 400 || len(lists[0]) != 400 || len(lists[1]) != 1 || len(lists[2]) != 0 {
+		t.Errorf("%d chunks, postings %d %d %d, %v; want 400 chunks, 400 1 0", lens.Len(), len(lists[0]), len(lists[1]), len(lists[2]), err)
 	}
 }
 

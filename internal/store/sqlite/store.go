@@ -34,6 +34,9 @@ type DB struct {
 	// noFactTargets: an index of a schema before 9, read without migrating
 	// it, has no dependency targets or template marks (see addFactTargets).
 	noFactTargets bool
+	// noSegments: an index of a schema before 10, read without migrating
+	// it, is all base (see addSegments).
+	noSegments bool
 }
 
 var _ store.DB = (*DB)(nil)
@@ -98,13 +101,15 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 			"index %s has schema version %d, this lore needs %d; re-run lore index", path, v, SchemaVersion)
 	}
 	d.noFactTargets = v < 9
+	d.noSegments = v < 10
 	return d, nil
 }
 
 // oldestReadable is the oldest schema this lore still reads: version 7
 // lacks the n-gram index, which its readers see as empty, and versions 7
 // and 8 lack the dependency targets and template marks of version 9,
-// which read as none.
+// which read as none, and versions 7 to 9 lack the segments of version 10:
+// their index is all base.
 const oldestReadable = 7
 
 // openReadOnly opens path for queries and reads its schema version;

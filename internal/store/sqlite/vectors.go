@@ -25,19 +25,25 @@ func (t *tx) ChangedChunks() int { return len(t.delta.lens) + len(t.delta.remove
 
 // ChunkTermFreqs returns, for the given chunks (nil: every chunk), each
 // chunk's stemmed terms with their total frequency over all fields, read
-// from the posting lists written so far in this transaction.
+// from the posting lists written so far in this transaction (the base's
+// and the segments', without the chunks the segments removed).
 func (t *tx) ChunkTermFreqs(ctx context.Context, only map[int64]bool) (map[int64]map[string]float32, error) {
 	if err := t.flushPostings(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := t.tx.QueryContext(ctx, `SELECT term, data FROM postings WHERE collection_id = ?`, t.collection)
+	dead, err := t.deadChunks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := t.tx.QueryContext(ctx, `SELECT term, data FROM postings WHERE collection_id = ?1
+		UNION ALL SELECT term, data FROM segment_postings WHERE collection_id = ?1`, t.collection)
 	if err != nil {
 		return nil, fmt.Errorf("reading postings: %w", err)
 	}
 	out := map[int64]map[string]float32{}
 	err = scanPostings(rows, func(term string, list []store.Posting) {
 		for _, p := range list {
-			if only != nil && !only[p.ChunkID] {
+			if (only != nil && !only[p.ChunkID]) || dead.Has(p.ChunkID) {
 				continue
 			}
 			var n float32

@@ -25,7 +25,11 @@ type tx struct {
 	insText    *sql.Stmt
 	insSymbols *sql.Stmt
 	delta      *postingsDelta
-	done       bool
+	// chunkSeq is the last chunk id assigned (0: not read yet), and
+	// chunkSeqStart the one recorded in the database.
+	chunkSeq, chunkSeqStart int64
+	st                      *indexState // read on first use, written at commit
+	done                    bool
 }
 
 var _ store.WriteTx = (*tx)(nil)
@@ -47,8 +51,8 @@ func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock) (*tx
 		return st
 	}
 	t.insFile = prepare(`INSERT INTO files(collection_id, path, language, size, hash, mtime_ns, lines) VALUES(?, ?, ?, ?, ?, ?, ?)`)
-	t.insChunk = prepare(`INSERT INTO chunks(file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	t.insChunk = prepare(`INSERT INTO chunks(id, file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	t.insText = prepare(`INSERT INTO chunk_text(chunk_id, content) VALUES(?, ?)`)
 	t.insTerms = prepare(`INSERT INTO chunk_terms(chunk_id, terms) VALUES(?, ?)`)
 	t.insSymbols = prepare(`INSERT INTO file_symbols(file_id, data) VALUES(?, ?)`)
@@ -110,12 +114,13 @@ func fileStates(ctx context.Context, query func(context.Context, string, ...any)
 }
 
 // DeleteAll removes every file, chunk and parsed file of the collection (a
-// forced rebuild); its posting lists are dropped at Commit.
+// forced rebuild); its posting lists and segments are dropped at Commit.
 func (t *tx) DeleteAll(ctx context.Context) error {
 	t.delta.reset = true
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing files: %w", err)
 	}
+	t.st = &indexState{baseChunks: -1, files: 0}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM parsed_files WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing parsed files: %w", err)
 	}
@@ -124,13 +129,20 @@ func (t *tx) DeleteAll(ctx context.Context) error {
 
 // DeleteFile removes a file with its chunks and symbols.
 func (t *tx) DeleteFile(ctx context.Context, id int64) error {
+	if _, err := t.state(ctx); err != nil { // counted before the change
+		return err
+	}
 	if err := t.forgetChunks(ctx, id); err != nil {
 		return err
 	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE id = ? AND collection_id = ?`, id, t.collection); err != nil {
+	res, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE id = ? AND collection_id = ?`, id, t.collection)
+	if err != nil {
 		return fmt.Errorf("deleting file %d: %w", id, err)
 	}
-	return nil
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err
+	}
+	return t.addFiles(ctx, -1)
 }
 
 // TouchFile records a new modification time for a file whose content did
@@ -144,6 +156,9 @@ func (t *tx) TouchFile(ctx context.Context, id int64, mtimeNS int64) error {
 
 // PutFile inserts a file with its chunks and symbols.
 func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
+	if _, err := t.state(ctx); err != nil { // counted before the change
+		return err
+	}
 	res, err := t.insFile.ExecContext(ctx, t.collection, f.Path, f.Language, f.Size, f.Hash, f.MTimeNS, f.Lines)
 	if err != nil {
 		return fmt.Errorf("inserting file %s: %w", f.Path, err)
@@ -152,20 +167,22 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 	if err != nil {
 		return err
 	}
+	if err := t.addFiles(ctx, 1); err != nil {
+		return err
+	}
 	if blob := store.EncodeSymbols(f.Symbols); blob != nil {
 		if _, err := t.insSymbols.ExecContext(ctx, fileID, blob); err != nil {
 			return fmt.Errorf("inserting the symbols of %s: %w", f.Path, err)
 		}
 	}
 	for i, c := range chunks {
-		res, err := t.insChunk.ExecContext(ctx, fileID, i, c.StartLine, c.EndLine, c.Kind,
-			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment)
-		if err != nil {
-			return fmt.Errorf("inserting a chunk of %s: %w", f.Path, err)
-		}
-		chunkID, err := res.LastInsertId()
+		chunkID, err := t.nextChunkID(ctx)
 		if err != nil {
 			return err
+		}
+		if _, err := t.insChunk.ExecContext(ctx, chunkID, fileID, i, c.StartLine, c.EndLine, c.Kind,
+			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment); err != nil {
+			return fmt.Errorf("inserting a chunk of %s: %w", f.Path, err)
 		}
 		if _, err := t.insText.ExecContext(ctx, chunkID, c.Content); err != nil {
 			return fmt.Errorf("inserting the text of a chunk of %s: %w", f.Path, err)
@@ -187,11 +204,13 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 
 // Counts returns how many files and chunks the collection holds.
 func (t *tx) Counts(ctx context.Context) (files, chunks int, err error) {
-	err = t.tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM files WHERE collection_id = ?),
-		(SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.collection_id = ?)`,
-		t.collection, t.collection).Scan(&files, &chunks)
+	st, err := t.state(ctx)
 	if err != nil {
-		return 0, 0, fmt.Errorf("counting the index: %w", err)
+		return 0, 0, err
+	}
+	files = st.files
+	if chunks, err = t.chunkCount(ctx); err != nil {
+		return 0, 0, err
 	}
 	return files, chunks, nil
 }
@@ -221,6 +240,12 @@ func (t *tx) Commit(ctx context.Context, at time.Time) error {
 		return fmt.Errorf("the index transaction has already ended")
 	}
 	if err := t.flushPostings(ctx); err != nil {
+		return err
+	}
+	if err := t.maintainSegments(ctx); err != nil {
+		return err
+	}
+	if err := t.saveState(ctx); err != nil {
 		return err
 	}
 	if err := t.SetMeta(ctx, store.MetaGeneration, strconv.FormatInt(at.UnixNano(), 10)); err != nil {

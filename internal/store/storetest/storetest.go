@@ -39,6 +39,7 @@ func Run(t *testing.T, b Backend) {
 		{"EmptyDatabase", testEmptyDatabase},
 		{"WriteAndRead", testWriteAndRead},
 		{"IncrementalRuns", testIncrementalRuns},
+		{"ManyRunsEqualARebuild", testManyRunsEqualARebuild},
 		{"RollbackKeepsThePreviousGeneration", testRollback},
 		{"ReadersSeeCommittedGenerations", testReadersDuringWrite},
 		{"ForcedRebuild", testForcedRebuild},

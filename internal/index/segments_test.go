@@ -1,0 +1,232 @@
+package index_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lore-dev/lore/internal/index"
+	"github.com/lore-dev/lore/internal/search"
+	"github.com/lore-dev/lore/internal/store"
+)
+
+// segmentWords are what the generated files of TestIncrementalEqualsRebuild
+// are made of.
+var segmentWords = strings.Fields(`router cache session token parser logger metrics queue handler
+	buffer stream socket cursor ledger invoice payment tenant schema column widget render shader
+	texture mesh camera vector matrix quaternion sampler channel worker scheduler timer budget`)
+
+// genFile writes a Go or Python file of a few functions from words chosen
+// by rng; its name and round make its content unique.
+func genFile(rng *rand.Rand, name string, round int) string {
+	w := func() string { return segmentWords[rng.IntN(len(segmentWords))] }
+	var b strings.Builder
+	if strings.HasSuffix(name, ".py") {
+		for i := range 1 + rng.IntN(4) {
+			fmt.Fprintf(&b, "def %s_%s_%d_%d(%s):\n    \"\"\"%s the %s %s.\"\"\"\n    return %s + %d\n\n\n",
+				w(), w(), round, i, w(), w(), w(), w(), w(), rng.IntN(1000))
+		}
+		return b.String()
+	}
+	b.WriteString("package gen\n\n")
+	for i := range 1 + rng.IntN(4) {
+		fmt.Fprintf(&b, "// %s%s%d%d updates the %s of a %s and its %s.\nfunc %s%s%d%d(%s int) int {\n\treturn %s * %d\n}\n\n",
+			title(w()), title(w()), round, i, w(), w(), w(), title(w()), title(w()), round, i, w(), w(), rng.IntN(1000))
+	}
+	return b.String()
+}
+
+func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// TestIncrementalEqualsRebuild edits, adds and removes files over many
+// incremental runs (which write segments, merge them and fold them into
+// the base) and checks, after every few runs, that searches answer exactly
+// what a forced rebuild of the same files answers, and that the corpus
+// statistics BM25 uses (chunk count, average field lengths, document
+// frequencies) are the same. The runs either walk the root or are told
+// which paths changed (as a watcher tells them), noise included: paths
+// never indexed, ignored files, a removed folder.
+func TestIncrementalEqualsRebuild(t *testing.T) {
+	for _, limited := range []bool{false, true} {
+		t.Run(fmt.Sprintf("limited=%v", limited), func(t *testing.T) { testIncrementalEqualsRebuild(t, limited) })
+	}
+}
+
+func testIncrementalEqualsRebuild(t *testing.T, limited bool) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(13, 42))
+	root := t.TempDir()
+	files := map[string]string{}
+	var names []string
+	for i := range 60 {
+		ext := ".go"
+		if i%3 == 0 {
+			ext = ".py"
+		}
+		name := fmt.Sprintf("pkg%d/file%02d%s", i%5, i, ext)
+		names = append(names, name)
+		files[name] = genFile(rng, name, 0)
+	}
+	files[".gitignore"] = "*.tmp\n"
+	files["old/gone.go"] = "package old\n\n// Vanished is removed with its folder.\nfunc Vanished() {}\n"
+	writeTree(t, root, files)
+	idx := filepath.Join(t.TempDir(), "inc.db")
+	if _, err := runAt(ctx, idx, index.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Now().Add(time.Hour)
+	queries := []string{"router handler", "session token cache", "shader texture mesh", "payment invoice ledger",
+		"worker scheduler timer", "quaternion", "the budget of a tenant", "render widget column"}
+	for round := 1; round <= 40; round++ {
+		changed := []string{"never/was.go", "scratch.tmp"}
+		if err := os.WriteFile(filepath.Join(root, "scratch.tmp"), []byte("func Ignored() {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if round == 3 {
+			if err := os.RemoveAll(filepath.Join(root, "old")); err != nil {
+				t.Fatal(err)
+			}
+			changed = append(changed, "old")
+		}
+		for range 1 + rng.IntN(3) {
+			name := names[rng.IntN(len(names))]
+			changed = append(changed, name)
+			abs := filepath.Join(root, filepath.FromSlash(name))
+			switch rng.IntN(6) {
+			case 0:
+				os.Remove(abs) // gone; a later round may bring it back
+			default:
+				if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(abs, []byte(genFile(rng, name, round)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				mtime = mtime.Add(time.Second)
+				if err := os.Chtimes(abs, mtime, mtime); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		opts := index.Options{Root: root}
+		if limited {
+			opts.Paths = changed
+		}
+		stats, err := runAt(ctx, idx, opts)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if limited && stats.Scanned > len(changed) {
+			t.Fatalf("round %d: a run told of %d paths scanned %d files", round, len(changed), stats.Scanned)
+		}
+		if round%8 != 0 {
+			continue
+		}
+		rebuilt := filepath.Join(t.TempDir(), fmt.Sprintf("full%d.db", round))
+		if _, err := runAt(ctx, rebuilt, index.Options{Root: root, Force: true}); err != nil {
+			t.Fatal(err)
+		}
+		compareCorpus(t, ctx, idx, rebuilt, round)
+		for _, q := range queries {
+			got, want := searchJSON(t, ctx, idx, q), searchJSON(t, ctx, rebuilt, q)
+			if got != want {
+				t.Errorf("round %d, %q: incremental index answers\n%s\nrebuilt index answers\n%s", round, q, got, want)
+			}
+		}
+	}
+}
+
+// searchJSON is the JSON of a search's results and total.
+func searchJSON(t *testing.T, ctx context.Context, idx, q string) string {
+	t.Helper()
+	eng, err := openEngine(t, ctx, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := eng.Search(ctx, search.Options{Query: q, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(struct {
+		Results []search.Result
+		Total   int
+	}{resp.Results, resp.Total}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// compareCorpus checks that two indexes hold the same chunks (by path and
+// lines, with their field lengths and metadata), the same average lengths
+// and the same postings for every term of the generated files.
+func compareCorpus(t *testing.T, ctx context.Context, a, b string, round int) {
+	t.Helper()
+	type view struct {
+		lens   *store.DocLens
+		chunks []string
+		df     map[string][]string
+	}
+	load := func(path string) view {
+		r, err := openReader(t, ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lens, err := r.DocLens(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, err := r.ChunkMeta(ctx, lens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := r.Files(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pathOf := map[int64]string{}
+		for _, f := range files {
+			pathOf[f.ID] = f.Path
+		}
+		key := func(pos int32) string {
+			m := meta[pos]
+			return fmt.Sprintf("%s:%d-%d %s %q %v", pathOf[m.FileID], m.StartLine, m.EndLine, m.Kind, m.Symbols, lens.Lens[pos])
+		}
+		v := view{lens: lens, df: map[string][]string{}}
+		for pos := range meta {
+			v.chunks = append(v.chunks, key(int32(pos)))
+		}
+		slices.Sort(v.chunks)
+		terms := append([]string{"gen", "return", "int"}, segmentWords...)
+		lists, err := r.Postings(ctx, terms, lens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, term := range terms {
+			for _, p := range lists[i] {
+				v.df[term] = append(v.df[term], fmt.Sprintf("%s %v", key(p.Pos), p.Freqs))
+			}
+			slices.Sort(v.df[term])
+		}
+		return v
+	}
+	inc, full := load(a), load(b)
+	if inc.lens.Avg != full.lens.Avg || inc.lens.Len() != full.lens.Len() {
+		t.Errorf("round %d: %d chunks, average lengths %v; a rebuild has %d, %v", round, inc.lens.Len(), inc.lens.Avg, full.lens.Len(), full.lens.Avg)
+	}
+	if !slices.Equal(inc.chunks, full.chunks) {
+		t.Errorf("round %d: chunks differ from a rebuild's:\n%v\n%v", round, inc.chunks, full.chunks)
+	}
+	for term, want := range full.df {
+		if got := inc.df[term]; !slices.Equal(got, want) {
+			t.Errorf("round %d: postings of %q: %d, a rebuild has %d", round, term, len(got), len(want))
+		}
+	}
+}

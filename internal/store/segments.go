@@ -1,0 +1,161 @@
+package store
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// Segments: how an implementation keeps a re-index proportional to the
+// change. A collection's inverted index, field lengths and chunk metadata
+// are a base plus a short list of immutable segments, each written whole
+// by one run (or by merging younger segments): the postings, lengths and
+// metadata of the chunks it added, and the ids of older chunks it removed
+// (tombstones). Chunk ids only grow, so the segments, oldest first, hold
+// increasing ranges of ids, and a term's list is its base list followed by
+// its segments' lists. A chunk that a tombstone names is left out of the
+// lengths (JoinDocLens), and posting lists are resolved through the
+// lengths (DecodePostingsAt), so every reader sees exactly the live chunks
+// and BM25's statistics equal a full rebuild's. The helpers here are the
+// storage-independent part; the SQLite store keeps segments as rows.
+
+// EncodeIDs writes increasing chunk ids as a count and uvarint deltas.
+func EncodeIDs(ids []int64) []byte {
+	buf := binary.AppendUvarint(make([]byte, 0, 1+len(ids)*3), uint64(len(ids)))
+	var prev int64
+	for _, id := range ids {
+		buf = binary.AppendUvarint(buf, uint64(id-prev))
+		prev = id
+	}
+	return buf
+}
+
+// DecodeIDs reads what EncodeIDs wrote.
+func DecodeIDs(b []byte) ([]int64, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	r := uvarintReader{b: b}
+	n := r.next()
+	if r.bad || n > uint64(len(b)) {
+		return nil, ErrCorrupt
+	}
+	out := make([]int64, n)
+	var id int64
+	for i := range out {
+		id += int64(r.next())
+		out[i] = id
+	}
+	if r.bad {
+		return nil, ErrCorrupt
+	}
+	return out, nil
+}
+
+// IDSet is a set of chunk ids: the tombstones of a collection's segments.
+type IDSet map[int64]struct{}
+
+// Has reports whether id is in the set; a nil set is empty.
+func (s IDSet) Has(id int64) bool {
+	_, ok := s[id]
+	return ok
+}
+
+// AddAll adds ids to the set.
+func (s IDSet) AddAll(ids []int64) {
+	for _, id := range ids {
+		s[id] = struct{}{}
+	}
+}
+
+// Sorted returns the ids in increasing order.
+func (s IDSet) Sorted() []int64 {
+	out := make([]int64, 0, len(s))
+	for id := range s {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// JoinDocLens joins the field lengths of a base and its segments, oldest
+// first, leaving out the chunks in dead, and computes the averages over
+// what is left: the same DocLens a single table of the live chunks gives.
+// Parts must hold increasing, disjoint ranges of ids, in order.
+func JoinDocLens(parts []*DocLens, dead IDSet) *DocLens {
+	n := 0
+	for _, p := range parts {
+		n += p.Len()
+	}
+	out := &DocLens{IDs: make([]int64, 0, n), Lens: make([][NumFields]uint16, 0, n)}
+	var sum [NumFields]float64
+	for _, p := range parts {
+		for i, id := range p.IDs {
+			if dead.Has(id) {
+				continue
+			}
+			if k := len(out.IDs); k > 0 && out.IDs[k-1] >= id {
+				continue // out of order: a damaged index; keep the first
+			}
+			out.IDs = append(out.IDs, id)
+			out.Lens = append(out.Lens, p.Lens[i])
+			for f, l := range p.Lens[i] {
+				sum[f] += float64(l)
+			}
+		}
+	}
+	for f := range sum {
+		if len(out.IDs) > 0 {
+			out.Avg[f] = sum[f] / float64(len(out.IDs))
+		}
+		if out.Avg[f] == 0 {
+			out.Avg[f] = 1
+		}
+	}
+	return out
+}
+
+// DocLensMap returns the lengths of d by chunk id, for EncodeDocLens.
+func DocLensMap(d *DocLens) map[int64][NumFields]uint16 {
+	m := make(map[int64][NumFields]uint16, d.Len())
+	for i, id := range d.IDs {
+		m[id] = d.Lens[i]
+	}
+	return m
+}
+
+// JoinChunkMeta joins the chunk metadata of a base and its segments,
+// oldest first, leaving out the chunks in dead; the result is sorted by id
+// when each part is.
+func JoinChunkMeta(parts [][]ChunkMeta, dead IDSet) []ChunkMeta {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]ChunkMeta, 0, n)
+	for _, p := range parts {
+		for _, m := range p {
+			if !dead.Has(m.ID) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// JoinPostings joins a term's posting lists of a base and its segments,
+// oldest first, leaving out the chunks in dead.
+func JoinPostings(parts [][]Posting, dead IDSet) []Posting {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]Posting, 0, n)
+	for _, p := range parts {
+		for _, q := range p {
+			if !dead.Has(q.ChunkID) {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
