@@ -757,3 +757,59 @@ func TestMergedRunBreadcrumb(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentChunkingIsDeterministic chunks every fixture, and Lua
+// with long brackets (whose scanner keeps state in C globals), on several
+// goroutines at once: each answer equals the one chunking alone gives.
+func TestConcurrentChunkingIsDeterministic(t *testing.T) {
+	type input struct {
+		name, language string
+		src            []byte
+	}
+	var inputs []input
+	for _, name := range fixtureFiles(t) {
+		src := readFixture(t, name)
+		inputs = append(inputs, input{name, lang.Detect(name, src), src})
+	}
+	var lua strings.Builder
+	for i := range 8 {
+		level := strings.Repeat("=", i%3)
+		body := strings.Repeat(fmt.Sprintf("  line of text %d, ]] ]=] and [[ inside\n", i), 30)
+		fmt.Fprintf(&lua, "local s%d = [%s[\n%s]%s]\n--[%s[ a long\n%s]%s]\nfunction f%d(x)\n  return s%d .. x\nend\n\n", i, level, body, level, level, body, level, i, i)
+	}
+	inputs = append(inputs, input{"long.lua", "lua", []byte(lua.String())})
+	want := make([]string, len(inputs))
+	for i, in := range inputs {
+		chunks, syms := Analyze(in.name, in.language, in.src)
+		want[i] = fmt.Sprint(chunks, syms)
+	}
+	// Every input a few times, then the Lua file many times: a clash of
+	// two parses must fall inside the scanner's long bracket to show.
+	rounds := make([][]int, 0, 10+100)
+	all := make([]int, len(inputs))
+	for i := range all {
+		all[i] = i
+	}
+	for range 10 {
+		rounds = append(rounds, all)
+	}
+	for range 100 {
+		rounds = append(rounds, []int{len(inputs) - 1})
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for round, which := range rounds {
+				for _, i := range which {
+					in := inputs[i]
+					chunks, syms := Analyze(in.name, in.language, in.src)
+					if got := fmt.Sprint(chunks, syms); got != want[i] {
+						t.Errorf("%s, round %d: the chunks differ from chunking alone", in.name, round)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/bash"
@@ -138,10 +139,13 @@ func phpSpec() *langSpec {
 
 func luaSpec() *langSpec {
 	return &langSpec{
-		grammar:  lua.GetLanguage(),
-		comments: set("comment"),
-		bodies:   set("function_body"),
-		custom:   luaCustom,
+		grammar: lua.GetLanguage(),
+		// The Lua scanner keeps the long bracket it is in ([==[) in
+		// globals.
+		parseLock: &sync.Mutex{},
+		comments:  set("comment"),
+		bodies:    set("function_body"),
+		custom:    luaCustom,
 	}
 }
 

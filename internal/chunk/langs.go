@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"unicode"
@@ -21,6 +22,10 @@ type langSpec struct {
 	grammar *sitter.Language
 	pool    sync.Pool
 	lang    string // the language's name, as lang.Detect gives it
+	// parseLock, when set, lets one parse of the grammar run at a time:
+	// its external scanner keeps its state in C globals, so parses on
+	// two threads corrupt each other's trees.
+	parseLock *sync.Mutex
 
 	comments   map[string]bool    // comment node types
 	attributes map[string]bool    // decorator/attribute nodes standing before a definition
@@ -38,6 +43,24 @@ type langSpec struct {
 	attributeDoc func(c *syntaxChunker, n *sitter.Node) string
 	// custom classifies nodes the tables cannot; ok false defers to them.
 	custom func(c *syntaxChunker, n *sitter.Node) (it item, ok bool)
+}
+
+// parse parses src with a parser from the pool, one parse at a time for
+// a grammar with a parseLock.
+func (s *langSpec) parse(src []byte) (*sitter.Tree, error) {
+	parser := s.parser()
+	if s.parseLock != nil {
+		s.parseLock.Lock()
+		defer s.parseLock.Unlock()
+	}
+	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	if err != nil || tree == nil {
+		// A timed-out parser keeps partial state; it is dropped, not pooled.
+		parser.Close()
+		return nil, err
+	}
+	s.pool.Put(parser)
+	return tree, nil
 }
 
 // parser takes a parser for the grammar from the pool.

@@ -2,7 +2,6 @@ package chunk
 
 import (
 	"bytes"
-	"context"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -78,14 +77,10 @@ func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file
 			}
 		}()
 	}
-	parser := spec.parser()
-	tree, err := parser.ParseCtx(context.Background(), nil, d.src)
+	tree, err := spec.parse(d.src)
 	if err != nil || tree == nil {
-		// A timed-out parser keeps partial state; it is dropped, not pooled.
-		parser.Close()
 		return nil, file, false
 	}
-	spec.pool.Put(parser)
 	defer tree.Close()
 	root := tree.RootNode()
 	c := &syntaxChunker{spec: spec, d: d, src: d.src, cursor: sitter.NewTreeCursor(root)}
