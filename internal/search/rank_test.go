@@ -478,3 +478,39 @@ func TestWeighAbbreviations(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowsPaths(t *testing.T) {
+	cases := []struct {
+		path string
+		want bool
+	}{
+		{"src/win/tty.c", true},
+		{"src/terminal_windows.go", true},
+		{"rich/_win32_console.py", true},
+		{"include/spdlog/sinks/wincolor_sink-inl.h", true},
+		{"src/click/_winconsole.py", true},
+		{"util/env_windows.cc", true},
+		{"src/unix/tty.c", false},
+		{"src/window.c", false},
+		{"lua/telescope/pickers/window.lua", false},
+		{"src/winner.go", false},
+		{"lib/twin/pair.rb", false},
+	}
+	for _, c := range cases {
+		if got := isWindowsPath(c.path); got != c.want {
+			t.Errorf("isWindowsPath(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+func TestWindowsPortDemoted(t *testing.T) {
+	f := newFileFacts("src/win/tty.c", "c")
+	if m := fileMultiplier(Analyze("tty raw mode"), f, false, false); m != weights.windowsVariant {
+		t.Errorf("multiplier %v, want %v", m, weights.windowsVariant)
+	}
+	for _, q := range []string{"tty raw mode on Windows", "win32 console tty"} {
+		if m := fileMultiplier(Analyze(q), f, false, false); m != 1 {
+			t.Errorf("%q: multiplier %v, want 1 when the query names Windows", q, m)
+		}
+	}
+}
