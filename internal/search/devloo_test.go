@@ -200,6 +200,17 @@ func TestDevLOO(t *testing.T) {
 			t.Logf("    helped: %s", perRepoDeltas(v, helped))
 			t.Logf("    hurt:   %s", perRepoDeltas(v, hurt))
 		}
+		if os.Getenv("LORE_DEVBENCH_QUERIES") != "" {
+			// Every query the switch changes, with its NDCG@10 on and off.
+			for _, r := range repos {
+				for i, q := range r.queries {
+					on, off := full.perQuery[r.name][i], off.perQuery[r.name][i]
+					if math.Abs(on-off) > 1e-9 {
+						t.Logf("    %-16s %+.3f (on %.3f, off %.3f) %q", r.name, on-off, on, off, q.Query)
+					}
+				}
+			}
+		}
 	}
 }
 
