@@ -60,6 +60,7 @@ func rankingSwitches() []rankingSwitch {
 		{name: "file name share", off: zero(&w.fileName)},
 		{name: "symbol-field share", off: zero(&w.symbolField)},
 		{name: "exact symbol", off: zero(&w.exactSymbol)},
+		{name: "qualified symbol's member", off: zero(&w.qualified)},
 		{name: "type definition", off: zero(&w.typeDefinition)},
 		{name: "file named after a query word", off: zero(&w.fileNameExact)},
 		{name: "file named after the first word", off: zero(&w.fileNameSubject)},
@@ -303,7 +304,7 @@ func sweepable() map[string]*float64 {
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
-		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
+		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

@@ -43,6 +43,7 @@ type weightSet struct {
 	abbrevByUse     bool    // weigh abbreviations by the code's use of them (weighAbbreviations)
 	nameFullWords   float64 // a file named after one of more query words than this weighs less (nameEvidenceScale); 0 = never
 	pickLength      float64 // within a file: a longer function or method, for a prose query (chunkPrior)
+	qualified       float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
 	pickOwnName     float64 // within a file: a function named exactly after a query word (chunkPrior)
 
 	// semanticCalibration scales the semantic side against the lexical
@@ -96,6 +97,7 @@ var weights = weightSet{
 	abbrevByUse:     true,
 	nameFullWords:   5,
 	pickOwnName:     0.2,
+	qualified:       0.5,
 	pickLength:      0.2,
 
 	semanticCalibration: 0.01,
@@ -159,10 +161,10 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
-		s += weights.exactSymbol * exactSymbolMatch(q, row)
-		s += weights.typeDefinition * typeDefinition(q, row)
 		slot := snap.chunkFile[c.pos]
 		facts := snap.facts[slot]
+		s += weights.exactSymbol*exactSymbolMatch(q, row) + weights.qualified*qualifiedSymbolMatch(q, row, facts.base)
+		s += weights.typeDefinition * typeDefinition(q, row)
 		// What the file's name says is evidence about the file, counted for
 		// its first chunk only (see diversify).
 		nameShare := weights.fileName * wordShare(q, c.nameHit)
@@ -250,6 +252,50 @@ func exactSymbolMatch(q Query, row *store.ChunkMeta) float64 {
 			case strings.EqualFold(name, w.Raw) || strings.EqualFold(sym, w.Raw):
 				best = max(best, 0.4)
 			}
+		}
+	}
+	return best
+}
+
+// qualifiedSymbolMatch rates a chunk that defines the member a qualified
+// name of the query names (Decoder.instance, Rack::Response,
+// Rect::intersection, Runner.prototype.grep): 1 when the qualifier is
+// also the file's name or the symbol's own qualifier (instance in
+// Decoder.scala), 0.5 when the member is defined elsewhere. The query's
+// words split the name, so exact symbol matching rates the qualifier's
+// own definition (class Decoder) as high as the member it qualifies;
+// this says which of the two was asked for. base is the file's base name
+// as fileFacts keeps it.
+func qualifiedSymbolMatch(q Query, row *store.ChunkMeta, base string) float64 {
+	if !q.Symbolic || row.Symbols == "" {
+		return 0
+	}
+	best := 0.0
+	for _, field := range strings.Fields(q.Raw) {
+		field = strings.Trim(field, "`'\"()[]{},;")
+		member := lastSegment(field)
+		if member == field || member == "" {
+			continue
+		}
+		// Every segment of the qualifier counts (Runner in
+		// Runner.prototype.grep).
+		qualifiers := strings.FieldsFunc(strings.TrimSuffix(field, member), func(r rune) bool {
+			return r == '.' || r == ':' || r == '#' || r == '>' || r == '-'
+		})
+		for rest := row.Symbols; rest != ""; {
+			var sym string
+			sym, rest, _ = strings.Cut(rest, "\n")
+			if lastSegment(sym) != member {
+				continue
+			}
+			score := 0.5
+			own := lastSegment(strings.TrimRight(strings.TrimSuffix(sym, member), ".:#>-"))
+			for _, qual := range qualifiers {
+				if nameSeparators.Replace(strings.ToLower(qual)) == base || qual == own {
+					score = 1
+				}
+			}
+			best = max(best, score)
 		}
 	}
 	return best

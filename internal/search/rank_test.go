@@ -514,3 +514,26 @@ func TestWindowsPortDemoted(t *testing.T) {
 		}
 	}
 }
+
+func TestQualifiedSymbolMatch(t *testing.T) {
+	cases := []struct {
+		query, symbols, file string
+		want                 float64
+	}{
+		{"Decoder.instance", "instance", "Decoder.scala", 1},                      // the member, in the file named after its qualifier
+		{"Decoder.instance", "Decoder", "Decoder.scala", 0},                       // the qualifier's own definition
+		{"Decoder.instance", "instance", "Encoder.scala", 0.5},                    // a member of that name elsewhere
+		{"Rect::intersection", "Rect::intersection", "rect.rs", 1},                // stored qualified
+		{"Runner.prototype.grep", "Runner.grep", "runner.js", 1},                  // qualifier of the symbol itself
+		{"Rack::Response", "Response", "response.rb", 0.5},                        // file named after the member, not the qualifier
+		{"instance", "instance", "Decoder.scala", 0},                              // nothing qualified
+		{"how Decoder.instance builds a decoder", "instance", "Decoder.scala", 0}, // prose
+	}
+	for _, c := range cases {
+		f := newFileFacts(c.file, "")
+		got := qualifiedSymbolMatch(Analyze(c.query), &store.ChunkMeta{Symbols: c.symbols}, f.base)
+		if got != c.want {
+			t.Errorf("qualifiedSymbolMatch(%q, %q in %s) = %v, want %v", c.query, c.symbols, c.file, got, c.want)
+		}
+	}
+}
