@@ -13,10 +13,11 @@ import (
 )
 
 // Symbol extraction runs the language's tags query (tags.go) over the tree
-// the chunker parsed. Query matches are read once into byte spans; the rest
-// works on those spans and the source text, so that the cost beyond running
-// the query stays small (each call into tree-sitter costs a cgo crossing,
-// and Node.Parent walks down from the root).
+// the chunker parsed. Query matches are read in one call into byte spans
+// (matches.go); the rest works on those spans and the source text, so that
+// the cost beyond running the query stays small (each call into
+// tree-sitter costs a cgo crossing, and Node.Parent walks down from the
+// root).
 
 // byteSpan is a byte range of the source, [start, end).
 type byteSpan struct{ start, end uint32 }
@@ -52,10 +53,10 @@ func (s capturedSpan) text(src []byte, sep string) string {
 // duplicates of other patterns are dropped.
 type tagged struct {
 	pattern int32
-	isDef   bool         // a definition, else a reference
-	kind    string       // the kind of definition or reference
-	node    *sitter.Node // the definition or reference node
-	at      byteSpan     // where node is
+	isDef   bool     // a definition, else a reference
+	kind    string   // the kind of definition or reference
+	capture int32    // the capture of the definition or reference node
+	at      byteSpan // where that node is
 	name    capturedSpan
 	alias   capturedSpan
 	source  capturedSpan
@@ -66,43 +67,42 @@ type tagged struct {
 	qualifier, target, container capturedSpan
 }
 
-// tag reads one match; ok is false when it fails a predicate or captures
-// neither a definition nor a reference.
-func (q *tagQuery) tag(m *sitter.QueryMatch, src []byte) (tagged, bool) {
-	for _, p := range q.predicates[m.PatternIndex] {
-		if !p.holds(m, src) {
+// tag reads one match (its captures, from offset first of the file's);
+// ok is false when it fails a predicate or captures neither a definition
+// nor a reference.
+func (q *tagQuery) tag(match []rawCapture, first int, src []byte) (tagged, bool) {
+	pattern := match[0].pattern
+	for _, p := range q.predicates[pattern] {
+		if !p.holds(match, src) {
 			return tagged{}, false
 		}
 	}
-	t := tagged{pattern: int32(m.PatternIndex)}
-	var last *sitter.Node
-	var lastSpan capturedSpan
-	for _, capture := range m.Captures {
-		// A node captured twice (@name @reference.type) is measured once.
-		if capture.Node != last {
-			last, lastSpan = capture.Node, capturedSpan{spanOf(capture.Node), true}
-		}
-		r := q.roles[capture.Index]
+	t := tagged{pattern: int32(pattern)}
+	found := false
+	for i := range match {
+		capture := &match[i]
+		span := capturedSpan{capture.at, true}
+		r := q.roles[capture.index]
 		switch {
 		case r.def != "":
-			t.kind, t.isDef, t.node, t.at = r.def, true, capture.Node, lastSpan.byteSpan
+			t.kind, t.isDef, t.capture, t.at, found = r.def, true, int32(first+i), capture.at, true
 		case r.ref != "":
-			t.kind, t.node, t.at = r.ref, capture.Node, lastSpan.byteSpan
+			t.kind, t.capture, t.at, found = r.ref, int32(first+i), capture.at, true
 		case r.name:
-			t.name = lastSpan
+			t.name = span
 		case r.qualifier:
-			t.qualifier.merge(lastSpan)
+			t.qualifier.merge(span)
 		case r.target:
-			t.target.merge(lastSpan)
+			t.target.merge(span)
 		case r.alias:
-			t.alias = lastSpan
+			t.alias = span
 		case r.source:
-			t.source = lastSpan
+			t.source = span
 		case r.container:
-			t.container.merge(lastSpan)
+			t.container.merge(span)
 		}
 	}
-	return t, t.node != nil
+	return t, found
 }
 
 // extractSymbols runs the language's tags query over the tree and returns
@@ -121,15 +121,14 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 	// About one tag per 40 bytes of code.
 	found := tagList{tags: make([]tagged, 0, len(c.src)/40+8)}
 	seen := map[tagKey]int{}
-	cursor := sitter.NewQueryCursor()
-	defer cursor.Close()
-	cursor.Exec(q.query, root)
-	for {
-		m, ok := cursor.NextMatch()
-		if !ok {
-			break
+	captures := matches(q.query, root)
+	for start := 0; start < len(captures); {
+		end := start + 1
+		for end < len(captures) && !captures[end].first {
+			end++
 		}
-		t, ok := q.tag(m, c.src)
+		t, ok := q.tag(captures[start:end], start, c.src)
+		start = end
 		if !ok {
 			continue
 		}
@@ -149,7 +148,7 @@ func (c *syntaxChunker) extractSymbols(language string, root *sitter.Node) symbo
 		found.add(t)
 	}
 	order := found.byPattern(int(q.query.PatternCount()))
-	defs := c.definitions(&found, order)
+	defs := c.definitions(root, captures, &found, order)
 	refs, refStarts := c.references(&found, order, defs)
 	file := symbols.File{References: refs}
 	if len(defs) > 0 {
@@ -212,7 +211,7 @@ type defNode struct {
 // definitions turns the definition matches into definitions in source
 // order (an outer one before what it holds), each with its parent and
 // container.
-func (c *syntaxChunker) definitions(found *tagList, order []int) []defNode {
+func (c *syntaxChunker) definitions(root *sitter.Node, captures []rawCapture, found *tagList, order []int) []defNode {
 	defs := make([]defNode, 0, found.defs)
 	seen := make(map[byteSpan]bool, found.defs)
 	for _, i := range order {
@@ -237,7 +236,7 @@ func (c *syntaxChunker) definitions(found *tagList, order []int) []defNode {
 				NameLine:  c.d.firstLine(t.name.byteSpan) + 1,
 				Parent:    -1,
 			},
-			node: t.node,
+			node: nodeOf(root, captures[t.capture].node),
 			at:   t.at,
 			name: t.name.byteSpan,
 		}
@@ -768,6 +767,9 @@ func countItems(src []byte, open, limit int, lineComments bool) (items int, clos
 				if src[i] == '\\' && ch != '`' {
 					i++
 				}
+			}
+			if i >= len(src) {
+				return items, false // the string runs to the end of the file
 			}
 		case '/':
 			if lineComments && i+1 < len(src) && src[i+1] == '/' {

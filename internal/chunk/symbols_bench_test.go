@@ -2,10 +2,13 @@ package chunk
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lore-dev/lore/internal/lang"
 )
@@ -111,5 +114,71 @@ func BenchmarkAnalyze(b *testing.B) {
 		one := []benchInput{in}
 		run("split/"+in.name, one, len(in.src), split)
 		run("analyze/"+in.name, one, len(in.src), analyze)
+	}
+}
+
+// BenchmarkAnalyzeRepo compares Split with Analyze over every parsed file of a
+// real checkout: LORE_BENCH_ROOT=~/bench/tokio go test ./internal/chunk
+// -run '^$' -bench AnalyzeRepo. Skipped without LORE_BENCH_ROOT.
+func BenchmarkAnalyzeRepo(b *testing.B) {
+	root := os.Getenv("LORE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("LORE_BENCH_ROOT names no repository")
+	}
+	var inputs []benchInput
+	size := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) > 1<<20 {
+			return nil
+		}
+		if language := lang.Detect(p, src); lang.HasGrammar(language) {
+			inputs = append(inputs, benchInput{p, language, src})
+			size += len(src)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, in := range inputs {
+		Analyze(in.name, in.language, in.src) // compile the queries first
+	}
+	// Split and Analyze take turns, a whole pass each, so that a change
+	// in the machine's load touches both alike; symbols-% is what
+	// extracting symbols adds to chunking.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.SetBytes(int64(size))
+	var spent [2]time.Duration
+	measured := true
+	for b.Loop() {
+		for mode := range spent {
+			start, ok := threadCPU()
+			for _, in := range inputs {
+				if mode == 0 {
+					Split(in.name, in.language, in.src)
+				} else {
+					Analyze(in.name, in.language, in.src)
+				}
+			}
+			end, _ := threadCPU()
+			measured = measured && ok
+			spent[mode] += end - start
+		}
+	}
+	if measured && spent[0] > 0 {
+		b.ReportMetric(float64(spent[0].Nanoseconds())/float64(b.N), "split-cpu-ns/op")
+		b.ReportMetric(float64(spent[1].Nanoseconds())/float64(b.N), "analyze-cpu-ns/op")
+		b.ReportMetric(100*float64(spent[1]-spent[0])/float64(spent[0]), "symbols-%")
 	}
 }

@@ -834,3 +834,45 @@ func FuzzAnalyze(f *testing.F) {
 		checkSymbols(t, "fuzz", language, src)
 	})
 }
+
+// TestCountItemsAtTheEnd reads argument lists cut off by the end of the
+// file inside a string: they are not closed, and reading them stays in
+// bounds (a file's last bytes can be anything).
+func TestCountItemsAtTheEnd(t *testing.T) {
+	for _, tc := range []struct {
+		src          string
+		items        int
+		closed       bool
+		lineComments bool
+	}{
+		{`(a, "b")`, 2, true, false},
+		{`(a, "b\")", c)`, 3, true, false},
+		{`(a, "b`, 0, false, false},
+		{`(a, "b\`, 0, false, false},
+		{`(a, 'b\`, 0, false, false},
+		{"(a, `b", 0, false, false},
+		{"(a, // b", 0, false, true},
+		{`(`, 0, false, false},
+	} {
+		items, closed := countItems([]byte(tc.src), 0, 1<<14, tc.lineComments)
+		if closed != tc.closed || closed && items != tc.items {
+			t.Errorf("countItems(%q) = %d, %v; want %d, %v", tc.src, items, closed, tc.items, tc.closed)
+		}
+	}
+	// Through Analyze: a call whose string argument runs to the end of
+	// the file keeps the file's other symbols.
+	for _, tc := range []struct{ path, language, src string }{
+		{"cut.rs", "rust", "fn main() {\n    helper();\n}\n\nfn cut() {\n    run(\"abc\\"},
+		{"cut.js", "javascript", "function main() {\n  helper();\n}\n\nfunction cut() {\n  run('abc\\"},
+		{"cut.go", "go", "package p\n\nfunc main() {\n\thelper()\n}\n\nfunc cut() {\n\trun(\"abc\\"},
+	} {
+		_, file := Analyze(tc.path, tc.language, []byte(tc.src))
+		found := false
+		for _, d := range file.Definitions {
+			found = found || d.Name == "main"
+		}
+		if !found {
+			t.Errorf("%s: main is not defined in %+v", tc.path, file.Definitions)
+		}
+	}
+}

@@ -306,23 +306,24 @@ func compilePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (predi
 	return p, nil
 }
 
-// holds reports whether a match satisfies the predicate. A capture absent
-// from the match (an optional one) satisfies every predicate.
-func (p predicate) holds(m *sitter.QueryMatch, src []byte) bool {
-	for _, c := range m.Captures {
-		if c.Index != p.capture {
+// holds reports whether a match (its captures) satisfies the predicate. A
+// capture absent from the match (an optional one) satisfies every
+// predicate.
+func (p predicate) holds(match []rawCapture, src []byte) bool {
+	for _, c := range match {
+		if c.index != p.capture {
 			continue
 		}
-		text := src[c.Node.StartByte():c.Node.EndByte()]
+		text := src[c.at.start:c.at.end]
 		var ok bool
 		switch {
 		case p.re != nil:
 			ok = p.re.Match(text)
 		case p.other >= 0:
 			ok = true
-			for _, o := range m.Captures {
-				if int64(o.Index) == p.other {
-					ok = bytes.Equal(text, src[o.Node.StartByte():o.Node.EndByte()])
+			for _, o := range match {
+				if int64(o.index) == p.other {
+					ok = bytes.Equal(text, src[o.at.start:o.at.end])
 					break
 				}
 			}
