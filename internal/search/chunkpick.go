@@ -2,9 +2,12 @@ package search
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/tokenize"
 )
 
 // chunkPrior rates how likely a chunk, among the chunks of its own file,
@@ -16,10 +19,25 @@ import (
 // (Query words in the chunk's own name were tried as a second prior and
 // lowered both development sets.)
 func chunkPrior(q Query, row *store.ChunkMeta) float64 {
-	if !q.Symbolic && callableKind(row.Kind) {
-		return weights.pickCallable
+	if q.Symbolic || !callableKind(row.Kind) {
+		return 0
 	}
-	return 0
+	p := weights.pickCallable
+	if weights.pickLength > 0 {
+		lines := float64(row.EndLine - row.StartLine + 1)
+		p += weights.pickLength * min(1, math.Log(max(lines, 1))/math.Log(200))
+	}
+	if weights.pickOwnName > 0 && row.Symbols != "" {
+		first, _, _ := strings.Cut(row.Symbols, "\n")
+		name := strings.ToLower(lastSegment(first))
+		for _, w := range q.Words {
+			if name == w.Text || tokenize.Stem(name) == w.Stem {
+				p += weights.pickOwnName
+				break
+			}
+		}
+	}
+	return p
 }
 
 // callableKind reports chunks that do something: functions and methods.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -22,6 +23,32 @@ func TestChunkPrior(t *testing.T) {
 		if got := chunkPrior(Analyze(c.query), &store.ChunkMeta{Kind: c.kind}); got != c.want {
 			t.Errorf("chunkPrior(%q, %s) = %v, want %v", c.query, c.kind, got, c.want)
 		}
+	}
+}
+
+// TestChunkPriorLengthAndName checks the two finer priors of a callable
+// chunk for a prose query: a longer body (the function that does the
+// work rather than a wrapper beside it) and a name that is exactly a
+// query word (push for "push a job onto a queue", not atomic_push).
+func TestChunkPriorLengthAndName(t *testing.T) {
+	q := Analyze("push a job hash onto a queue")
+	fn := func(start, end int32, symbols string) *store.ChunkMeta {
+		return &store.ChunkMeta{Kind: "method", StartLine: start, EndLine: end, Symbols: symbols}
+	}
+	short, long := chunkPrior(q, fn(10, 14, "enqueue")), chunkPrior(q, fn(10, 109, "enqueue"))
+	if !(long > short && short > weights.pickCallable) {
+		t.Errorf("a 100-line method rates %v, a 5-line one %v: want longer above shorter above the bare prior %v",
+			long, short, weights.pickCallable)
+	}
+	if huge := chunkPrior(q, fn(1, 5000, "enqueue")); huge != weights.pickCallable+weights.pickLength {
+		t.Errorf("a 5000-line method rates %v, want the length prior capped at %v", huge, weights.pickLength)
+	}
+	named, partly := chunkPrior(q, fn(10, 14, "Client.push")), chunkPrior(q, fn(10, 14, "atomic_push"))
+	if math.Abs(named-partly-weights.pickOwnName) > 1e-12 {
+		t.Errorf("push rates %v, atomic_push %v: want the name prior %v between them", named, partly, weights.pickOwnName)
+	}
+	if p := chunkPrior(Analyze("atomic_push"), fn(10, 109, "atomic_push")); p != 0 {
+		t.Errorf("a symbol query rates %v, want no prior", p)
 	}
 }
 

@@ -60,6 +60,7 @@ func rankingSwitches() []rankingSwitch {
 		{name: "file name share", off: zero(&w.fileName)},
 		{name: "symbol-field share", off: zero(&w.symbolField)},
 		{name: "exact symbol", off: zero(&w.exactSymbol)},
+		{name: "qualified symbol's member", off: zero(&w.qualified)},
 		{name: "type definition", off: zero(&w.typeDefinition)},
 		{name: "file named after a query word", off: zero(&w.fileNameExact)},
 		{name: "file named after the first word", off: zero(&w.fileNameSubject)},
@@ -71,10 +72,17 @@ func rankingSwitches() []rankingSwitch {
 		{name: "older version folders demoted", off: one(&w.supersededPath)},
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
+		{name: "Windows ports demoted", off: one(&w.windowsVariant)},
+		{name: "chunk pick: longer callable", off: zero(&w.pickLength)},
+		{name: "chunk pick: named after a query word", off: zero(&w.pickOwnName)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
 		{name: "wider test/bench/demo conventions", off: func() func() {
 			w.testConventions = false
 			return func() { w.testConventions = true }
+		}},
+		{name: "test words in folder names", off: func() func() {
+			w.testFolderParts = false
+			return func() { w.testFolderParts = true }
 		}},
 		{name: "file named after a word: less in long queries", off: zero(&w.nameFullWords)},
 		{name: "test words naming the domain", off: func() func() {
@@ -193,6 +201,17 @@ func TestDevLOO(t *testing.T) {
 			t.Logf("    helped: %s", perRepoDeltas(v, helped))
 			t.Logf("    hurt:   %s", perRepoDeltas(v, hurt))
 		}
+		if os.Getenv("LORE_DEVBENCH_QUERIES") != "" {
+			// Every query the switch changes, with its NDCG@10 on and off.
+			for _, r := range repos {
+				for i, q := range r.queries {
+					on, off := full.perQuery[r.name][i], off.perQuery[r.name][i]
+					if math.Abs(on-off) > 1e-9 {
+						t.Logf("    %-16s %+.3f (on %.3f, off %.3f) %q", r.name, on-off, on, off, q.Query)
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -284,12 +303,15 @@ func sweepable() map[string]*float64 {
 		"fileNameSubject": &w.fileNameSubject, "subjectMaxShare": &w.subjectMaxShare,
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
-		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile,
-		"pickCallable": &w.pickCallable, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
+		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
+		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]
+		m["b."+name] = &fieldB[f]
 	}
+	m["k1"] = &bm25K1
+	m["fileB"] = &fileB
 	return m
 }
 

@@ -113,7 +113,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 		snap.chunkFile[pos] = slots[m.FileID]
 		if f := snap.facts[snap.chunkFile[pos]]; !f.lowValue {
 			snap.implChunks[0]++
-			if !f.testSupport {
+			if !f.testSupport && !f.testFolder {
 				snap.implChunks[1]++
 			}
 		}

@@ -120,4 +120,4 @@ func scoreFiles(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snap
 }
 
 // fileB is BM25's length normalisation for whole files.
-const fileB = 0.5
+var fileB = 0.5

@@ -26,7 +26,8 @@ type candidate struct {
 
 // bm25 parameters: k1 saturates term frequency; b normalises by length,
 // per field (short fields such as names are barely length-normalised).
-const bm25K1 = 1.2
+// Variables so that TestDevSweep can vary them; nothing else writes them.
+var bm25K1 = 1.2
 
 var fieldB = [store.NumFields]float64{
 	store.FieldSymbols: 0.3, store.FieldName: 0.2, store.FieldPath: 0.2,

@@ -478,3 +478,62 @@ func TestWeighAbbreviations(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowsPaths(t *testing.T) {
+	cases := []struct {
+		path string
+		want bool
+	}{
+		{"src/win/tty.c", true},
+		{"src/terminal_windows.go", true},
+		{"rich/_win32_console.py", true},
+		{"include/spdlog/sinks/wincolor_sink-inl.h", true},
+		{"src/click/_winconsole.py", true},
+		{"util/env_windows.cc", true},
+		{"src/unix/tty.c", false},
+		{"src/window.c", false},
+		{"lua/telescope/pickers/window.lua", false},
+		{"src/winner.go", false},
+		{"lib/twin/pair.rb", false},
+	}
+	for _, c := range cases {
+		if got := isWindowsPath(c.path); got != c.want {
+			t.Errorf("isWindowsPath(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+func TestWindowsPortDemoted(t *testing.T) {
+	f := newFileFacts("src/win/tty.c", "c")
+	if m := fileMultiplier(Analyze("tty raw mode"), f, false, false); m != weights.windowsVariant {
+		t.Errorf("multiplier %v, want %v", m, weights.windowsVariant)
+	}
+	for _, q := range []string{"tty raw mode on Windows", "win32 console tty"} {
+		if m := fileMultiplier(Analyze(q), f, false, false); m != 1 {
+			t.Errorf("%q: multiplier %v, want 1 when the query names Windows", q, m)
+		}
+	}
+}
+
+func TestQualifiedSymbolMatch(t *testing.T) {
+	cases := []struct {
+		query, symbols, file string
+		want                 float64
+	}{
+		{"Decoder.instance", "instance", "Decoder.scala", 1},                      // the member, in the file named after its qualifier
+		{"Decoder.instance", "Decoder", "Decoder.scala", 0},                       // the qualifier's own definition
+		{"Decoder.instance", "instance", "Encoder.scala", 0.5},                    // a member of that name elsewhere
+		{"Rect::intersection", "Rect::intersection", "rect.rs", 1},                // stored qualified
+		{"Runner.prototype.grep", "Runner.grep", "runner.js", 1},                  // qualifier of the symbol itself
+		{"Rack::Response", "Response", "response.rb", 0.5},                        // file named after the member, not the qualifier
+		{"instance", "instance", "Decoder.scala", 0},                              // nothing qualified
+		{"how Decoder.instance builds a decoder", "instance", "Decoder.scala", 0}, // prose
+	}
+	for _, c := range cases {
+		f := newFileFacts(c.file, "")
+		got := qualifiedSymbolMatch(Analyze(c.query), &store.ChunkMeta{Symbols: c.symbols}, f.base)
+		if got != c.want {
+			t.Errorf("qualifiedSymbolMatch(%q, %q in %s) = %v, want %v", c.query, c.symbols, c.file, got, c.want)
+		}
+	}
+}

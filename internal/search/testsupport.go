@@ -29,6 +29,36 @@ var testSupportSuffixes = []string{"_bench", "-bench", ".bench", "_benchmark", "
 var testSupportNames = map[string]bool{"conftest": true, "spechelper": true, "testhelper": true,
 	"testhelpers": true, "testutils": true, "testsetup": true}
 
+// testFolderParts are words that, as one dash-, underscore- or
+// dot-separated part of a folder's name, mark the folder as test,
+// benchmark, fixture or demo code: runtime-tests/, coverage-test/,
+// test_suite/, ssr-testing/, test-data/, __snapshots__/, transition-demos/,
+// moshi-kotlin-tests/. The whole names of lowValueDirs and testSupportDirs
+// are matched as they are; these catch the compound names a project gives
+// its suites.
+var testFolderParts = map[string]bool{"test": true, "tests": true, "testing": true, "spec": true, "specs": true,
+	"e2e": true, "bench": true, "benches": true, "benchmark": true, "benchmarks": true, "fixture": true,
+	"fixtures": true, "mock": true, "mocks": true, "stub": true, "stubs": true, "fake": true, "fakes": true,
+	"snapshots": true, "testdata": true, "example": true, "examples": true, "demo": true, "demos": true,
+	"sample": true, "samples": true, "playground": true}
+
+// hasTestFolderPart reports a folder of p (not its base name) with a part
+// in testFolderParts.
+func hasTestFolderPart(p string) bool {
+	for rest := p; ; {
+		dir, after, found := strings.Cut(rest, "/")
+		if !found {
+			return false
+		}
+		for _, part := range strings.FieldsFunc(strings.ToLower(dir), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+			if testFolderParts[part] {
+				return true
+			}
+		}
+		rest = after
+	}
+}
+
 // isTestSupportPath reports tests, benchmarks, demos and test helpers
 // named by the conventions above, and JVM/Swift/.NET classes named
 // FooBenchmark or FooSpec (ScalaTest, Spek, Kotest, Quick).

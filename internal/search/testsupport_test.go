@@ -43,3 +43,31 @@ func TestTestSupportPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestTestFolderParts(t *testing.T) {
+	cases := []struct {
+		path string
+		want bool
+	}{
+		{"runtime-tests/bun/index.test.ts", true},
+		{"test/coverage-test/src/math.ts", true},
+		{"test_suite/tests/regression.rs", true},
+		{"apps/ssr-testing/app/page.tsx", true},
+		{"internal/test-data/countries.ts", true},
+		{"packages/slot/src/__snapshots__/slot.test.tsx.snap", true},
+		{"src/guide/transition-demos/Basic.vue", true},
+		{"moshi-kotlin-tests/src/main/kotlin/Dual.kt", true},
+		// A test word in the file's own name, or inside a word of a
+		// folder's name, is not a folder of tests.
+		{"src/testing.go", false},
+		{"lib/contest/runner.rb", false},
+		{"src/latest/api.ts", false},
+		{"packages/attestation/src/sign.ts", false},
+		{"lib/rack/mock_request.rb", false},
+	}
+	for _, c := range cases {
+		if got := hasTestFolderPart(c.path); got != c.want {
+			t.Errorf("hasTestFolderPart(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
