@@ -127,33 +127,27 @@ func DocLensMap(d *DocLens) map[int64][NumFields]uint16 {
 // oldest first, leaving out the chunks in dead; the result is sorted by id
 // when each part is.
 func JoinChunkMeta(parts [][]ChunkMeta, dead IDSet) []ChunkMeta {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	out := make([]ChunkMeta, 0, n)
-	for _, p := range parts {
-		for _, m := range p {
-			if !dead.Has(m.ID) {
-				out = append(out, m)
-			}
-		}
-	}
-	return out
+	return joinLive(parts, dead, func(m ChunkMeta) int64 { return m.ID })
 }
 
 // JoinPostings joins a term's posting lists of a base and its segments,
 // oldest first, leaving out the chunks in dead.
 func JoinPostings(parts [][]Posting, dead IDSet) []Posting {
+	return joinLive(parts, dead, func(p Posting) int64 { return p.ChunkID })
+}
+
+// joinLive concatenates parts, leaving out the entries whose chunk is in
+// dead.
+func joinLive[T any](parts [][]T, dead IDSet, chunkID func(T) int64) []T {
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
-	out := make([]Posting, 0, n)
+	out := make([]T, 0, n)
 	for _, p := range parts {
-		for _, q := range p {
-			if !dead.Has(q.ChunkID) {
-				out = append(out, q)
+		for _, v := range p {
+			if !dead.Has(chunkID(v)) {
+				out = append(out, v)
 			}
 		}
 	}
