@@ -7,14 +7,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/search"
-	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/store/storetest"
 )
 
 // segmentWords are what the generated files of TestIncrementalEqualsRebuild
@@ -169,64 +168,15 @@ func searchJSON(t *testing.T, ctx context.Context, idx, q string) string {
 // and the same postings for every term of the generated files.
 func compareCorpus(t *testing.T, ctx context.Context, a, b string, round int) {
 	t.Helper()
-	type view struct {
-		lens   *store.DocLens
-		chunks []string
-		df     map[string][]string
-	}
-	load := func(path string) view {
+	terms := append([]string{"gen", "return", "int"}, segmentWords...)
+	view := func(path string) string {
 		r, err := openReader(t, ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lens, err := r.DocLens(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		meta, err := r.ChunkMeta(ctx, lens)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := r.Files(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pathOf := map[int64]string{}
-		for _, f := range files {
-			pathOf[f.ID] = f.Path
-		}
-		key := func(pos int32) string {
-			m := meta[pos]
-			return fmt.Sprintf("%s:%d-%d %s %q %v", pathOf[m.FileID], m.StartLine, m.EndLine, m.Kind, m.Symbols, lens.Lens[pos])
-		}
-		v := view{lens: lens, df: map[string][]string{}}
-		for pos := range meta {
-			v.chunks = append(v.chunks, key(int32(pos)))
-		}
-		slices.Sort(v.chunks)
-		terms := append([]string{"gen", "return", "int"}, segmentWords...)
-		lists, err := r.Postings(ctx, terms, lens)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, term := range terms {
-			for _, p := range lists[i] {
-				v.df[term] = append(v.df[term], fmt.Sprintf("%s %v", key(p.Pos), p.Freqs))
-			}
-			slices.Sort(v.df[term])
-		}
-		return v
+		return storetest.CollectionView(t, r, terms)
 	}
-	inc, full := load(a), load(b)
-	if inc.lens.Avg != full.lens.Avg || inc.lens.Len() != full.lens.Len() {
-		t.Errorf("round %d: %d chunks, average lengths %v; a rebuild has %d, %v", round, inc.lens.Len(), inc.lens.Avg, full.lens.Len(), full.lens.Avg)
-	}
-	if !slices.Equal(inc.chunks, full.chunks) {
-		t.Errorf("round %d: chunks differ from a rebuild's:\n%v\n%v", round, inc.chunks, full.chunks)
-	}
-	for term, want := range full.df {
-		if got := inc.df[term]; !slices.Equal(got, want) {
-			t.Errorf("round %d: postings of %q: %d, a rebuild has %d", round, term, len(got), len(want))
-		}
+	if inc, full := view(a), view(b); inc != full {
+		t.Errorf("round %d: the incremental index differs from a rebuild:\n%s\nrebuild:\n%s", round, inc, full)
 	}
 }

@@ -80,7 +80,7 @@ func testManyRunsEqualARebuild(t *testing.T, b Backend) {
 			put(t, tx, current[p])
 		}
 		commit(t, tx)
-		got, want := collectionView(t, reader(t, db, "inc"), words), collectionView(t, reader(t, db, name), words)
+		got, want := CollectionView(t, reader(t, db, "inc"), words), CollectionView(t, reader(t, db, name), words)
 		if got != want {
 			t.Fatalf("round %d: after incremental runs a reader sees\n%s\nwhere one run writing the same files gives\n%s", round, got, want)
 		}
@@ -101,9 +101,11 @@ func countChunks(files map[string]file) int {
 	return n
 }
 
-// collectionView renders what ranking reads of a collection, by path and
-// line instead of chunk ids.
-func collectionView(t *testing.T, r store.Reader, terms []string) string {
+// CollectionView renders what ranking reads of a collection (its chunks
+// with their lengths and metadata, the average lengths and the postings
+// of terms) by path and line instead of chunk ids, so that two indexes of
+// the same files can be compared however their runs went.
+func CollectionView(t testing.TB, r store.Reader, terms []string) string {
 	t.Helper()
 	lens, err := r.DocLens(ctx)
 	if err != nil {
@@ -126,7 +128,7 @@ func collectionView(t *testing.T, r store.Reader, terms []string) string {
 	}
 	key := func(pos int32) string {
 		m := meta[pos]
-		return fmt.Sprintf("%s:%d-%d %s %v", pathOf[m.FileID], m.StartLine, m.EndLine, m.Symbols, lens.Lens[pos])
+		return fmt.Sprintf("%s:%d-%d %s %q %v", pathOf[m.FileID], m.StartLine, m.EndLine, m.Kind, m.Symbols, lens.Lens[pos])
 	}
 	var chunks []string
 	for pos := range meta {
