@@ -2,7 +2,9 @@ package fsroot
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -110,10 +112,19 @@ func excluded(patterns []gitignore.Pattern, path []string, isDir bool) bool {
 }
 
 // dirPatterns returns the patterns of the ignore files in dir, whose
-// components from the work-tree top are domain.
-func dirPatterns(dir string, domain []string) []gitignore.Pattern {
+// components from the work-tree top are domain. entries, when not nil, is
+// the folder's listing (sorted by name, as os.ReadDir returns it): an
+// ignore file it lacks is not looked for, which saves a failing open per
+// folder and name on a walk.
+func dirPatterns(dir string, domain []string, entries []os.DirEntry) []gitignore.Pattern {
 	var patterns []gitignore.Pattern
 	for _, name := range ignoreFileNames {
+		if entries != nil {
+			i := sort.Search(len(entries), func(i int) bool { return entries[i].Name() >= name })
+			if i == len(entries) || entries[i].Name() != name {
+				continue
+			}
+		}
 		patterns = append(patterns, readIgnoreFile(filepath.Join(dir, name), domain)...)
 	}
 	return patterns
@@ -130,7 +141,7 @@ func (r *Root) basePatterns() []gitignore.Pattern {
 	}
 	dir := r.top
 	for i, name := range r.base {
-		patterns = append(patterns, dirPatterns(dir, r.base[:i])...)
+		patterns = append(patterns, dirPatterns(dir, r.base[:i], nil)...)
 		if excluded(patterns, r.base[:i+1], true) {
 			return nil
 		}
