@@ -11,6 +11,7 @@ import (
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/store/sqlite"
 	"github.com/lore-dev/lore/internal/watch"
 )
 
@@ -28,7 +29,8 @@ type WatchOptions struct {
 	Poll            time.Duration // > 0 scans every Poll instead of using file events
 	Logger          *slog.Logger  // nil discards
 	// OnIndexed, if set, is told about every run a watcher made (err nil
-	// on success), after the engine has read the new generation.
+	// on success), after the engine has read the new generation and the
+	// run's deferred merge is done.
 	OnIndexed func(root string, stats *index.Stats, err error)
 }
 
@@ -234,7 +236,8 @@ func (a *App) watch(root, collection string, loc store.Locator) error {
 func (a *App) freshen(ctx context.Context, st *watched, loc store.Locator, b watch.Batch, log *slog.Logger) {
 	st.mu.Lock()
 	st.indexing, st.batch, st.overflow = true, b.Paths, b.Overflow
-	req := IndexRequest{Root: st.root}
+	// The run's change is searchable first; its segments merge after.
+	req := IndexRequest{Root: st.root, DeferMerges: true}
 	if st.walked && !b.Overflow {
 		// The batch lists every change: the run checks just those paths.
 		req.Paths = append([]string{}, b.Paths...)
@@ -275,9 +278,25 @@ func (a *App) freshen(ctx context.Context, st *watched, loc store.Locator, b wat
 		log.Info("re-indexed after changes", "root", st.root, "changes", len(b.Paths), "indexed", stats.Indexed,
 			"deleted", stats.Deleted, "duration_ms", time.Since(start).Milliseconds())
 	}
+	if err == nil {
+		// Searches already see the change; the merge it deferred comes now.
+		if merr := a.maintain(ctx, loc); merr != nil && ctx.Err() == nil {
+			log.Warn("merging the index's segments failed; the next run tries again", "root", st.root, "error", errMessage(merr))
+		}
+	}
 	if a.watchOpts.OnIndexed != nil && ctx.Err() == nil {
 		a.watchOpts.OnIndexed(st.root, stats, err)
 	}
+}
+
+// maintain merges the segments a watched run left to merge.
+func (a *App) maintain(ctx context.Context, loc store.Locator) error {
+	db, err := sqlite.Open(ctx, loc.Database)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Maintain(ctx, loc.Collection)
 }
 
 // errMessage is what a typed error tells its caller; an untyped one's

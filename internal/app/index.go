@@ -25,6 +25,8 @@ type IndexRequest struct {
 	// Paths, when not nil, are the only paths that changed since the last
 	// run (see index.Options.Paths): a watcher's batch.
 	Paths []string
+	// DeferMerges: see index.Options.DeferMerges.
+	DeferMerges bool
 }
 
 // Index builds or updates the index of a root: the collection Locate
@@ -46,7 +48,7 @@ func (a *App) Index(ctx context.Context, req IndexRequest) (*index.Stats, error)
 	stats, err := index.Run(ctx, db, index.Options{
 		Root: root.Path(), Collection: loc.Collection, Force: req.Force, Embedder: req.Embedder,
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
-		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
+		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths, DeferMerges: req.DeferMerges,
 	})
 	if err == nil {
 		a.keepFresh(root.Path(), "", loc) // a root indexed in a server stays fresh

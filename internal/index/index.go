@@ -46,6 +46,10 @@ type Options struct {
 	// OnWait is called once when the run starts waiting for another run
 	// to finish, with that run's process id (0 if unknown); may be nil.
 	OnWait func(holderPID int)
+	// DeferMerges leaves merging the collection's segments to a later
+	// store.DB.Maintain (see store.WriteOptions), so that the run's change
+	// is searchable before the merge's cost: what a watching server does.
+	DeferMerges bool
 }
 
 // Progress reports how far an index run is.

@@ -75,7 +75,8 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	}
 	// One writer per collection: a second run, from this process or
 	// another, waits here (or, with NoWait, fails) until the first is done.
-	tx, err := db.Write(ctx, collection, root.Path(), store.WriteOptions{NoWait: opts.NoWait, OnWait: opts.OnWait})
+	tx, err := db.Write(ctx, collection, root.Path(), store.WriteOptions{NoWait: opts.NoWait, OnWait: opts.OnWait,
+		DeferMerges: opts.DeferMerges})
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,11 @@ type DB interface {
 	Write(ctx context.Context, collection, root string, opts WriteOptions) (WriteTx, error)
 	// RemoveCollection deletes a collection and everything indexed in it.
 	RemoveCollection(ctx context.Context, collection string) error
+	// Maintain merges a collection's segments as a commit would, for runs
+	// made with DeferMerges, in a transaction of its own that changes
+	// nothing a reader sees. It does nothing while a writer holds the
+	// collection (that run's own merge or Maintain comes after it).
+	Maintain(ctx context.Context, collection string) error
 	// Close releases the database.
 	Close() error
 }
@@ -73,6 +78,10 @@ type WriteOptions struct {
 	// OnWait, if set, is called once before waiting, with the holder's
 	// process id (0 when unknown).
 	OnWait func(holderPID int)
+	// DeferMerges leaves the merging of the collection's segments, which
+	// a commit otherwise does, to a later Maintain: the run's change is
+	// searchable before the merge's cost is paid.
+	DeferMerges bool
 }
 
 // Reader reads one collection. It is safe for concurrent use; each call

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/store"
 )
 
@@ -657,4 +658,48 @@ func (r *reader) segmentBlobs(ctx context.Context, blob, column string) ([][]byt
 		dead.AddAll(ids)
 	}
 	return parts, dead, rows.Err()
+}
+
+// Maintain merges a collection's segments as a commit would (see
+// maintainSegments), for runs that deferred it; the merged index holds
+// the same chunks, so the generation and the change log stay as they
+// are. It does nothing while a writer holds the index.
+func (d *DB) Maintain(ctx context.Context, collection string) error {
+	if d.readOnly {
+		return fmt.Errorf("index %s is open read-only", d.path)
+	}
+	lock, err := Lock(ctx, d.path, store.WriteOptions{NoWait: true})
+	if errs.KindOf(err) == errs.Busy {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var id int64
+	err = d.db.QueryRowContext(ctx, `SELECT id FROM collections WHERE name = ?`, collection).Scan(&id)
+	if err != nil {
+		lock.Release()
+		if noRows(err) || isNoSuchTable(err) {
+			return nil
+		}
+		return fmt.Errorf("reading collection %s: %w", collection, err)
+	}
+	t, err := d.begin(ctx, id, lock)
+	if err != nil {
+		lock.Release()
+		return err
+	}
+	defer t.Rollback()
+	if err := t.maintainSegments(ctx); err != nil {
+		return fmt.Errorf("merging the segments of %s: %w", collection, err)
+	}
+	if err := t.saveState(ctx); err != nil {
+		return err
+	}
+	if err := t.tx.Commit(); err != nil {
+		return fmt.Errorf("merging the segments of %s: %w", collection, err)
+	}
+	t.d.truncateWAL(ctx)
+	t.end()
+	return nil
 }

@@ -532,6 +532,43 @@ func TestSegmentsStayFew(t *testing.T) {
 	if most < 2 || most > maxSegments || !folded {
 		t.Errorf("at most %d segments, folded into the base: %v; want 2 to %d, and folded", most, folded, maxSegments)
 	}
+
+	// Runs that defer their merges leave segments for Maintain, which
+	// brings them back within the bound.
+	segments := func() int {
+		var n int
+		if err := db.db.QueryRow(`SELECT count(*) FROM segments`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for round := range 2 * maxSegments {
+		tx, err := db.Write(ctx, "c", "/r", store.WriteOptions{DeferMerges: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, err := tx.FileStates(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := fmt.Sprintf("f%03d.go", round*11%400)
+		if err := tx.DeleteFile(ctx, states[path].ID); err != nil {
+			t.Fatal(err)
+		}
+		putFile(tx, path, fmt.Sprintf("d%d", round))
+		if err := tx.Commit(ctx, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := segments(); n < 2*maxSegments {
+		t.Errorf("%d segments after %d deferred runs, want one each", n, 2*maxSegments)
+	}
+	if err := db.Maintain(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if n := segments(); n > maxSegments {
+		t.Errorf("%d segments after Maintain, want at most %d", n, maxSegments)
+	}
 	r, err := db.Reader(ctx, "c")
 	if err != nil {
 		t.Fatal(err)

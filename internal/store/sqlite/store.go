@@ -263,7 +263,12 @@ func (d *DB) Write(ctx context.Context, collection, root string, opts store.Writ
 	if err := d.db.QueryRowContext(ctx, `SELECT id FROM collections WHERE name = ?`, collection).Scan(&id); err != nil {
 		return nil, fmt.Errorf("reading collection %s: %w", collection, err)
 	}
-	return d.begin(ctx, id, lock)
+	t, err := d.begin(ctx, id, lock)
+	if err != nil {
+		return nil, err
+	}
+	t.deferMerges = opts.DeferMerges
+	return t, nil
 }
 
 // RemoveCollection deletes a collection and everything indexed in it,

@@ -26,6 +26,8 @@ type tx struct {
 	insSymbols *sql.Stmt
 	delta      *postingsDelta
 	change     runChange // for the change log
+	// deferMerges: Commit leaves merging segments to Maintain.
+	deferMerges bool
 	// chunkSeq is the last chunk id assigned (0: not read yet), and
 	// chunkSeqStart the one recorded in the database.
 	chunkSeq, chunkSeqStart int64
@@ -248,8 +250,10 @@ func (t *tx) Commit(ctx context.Context, at time.Time) error {
 	if err := t.flushPostings(ctx); err != nil {
 		return err
 	}
-	if err := t.maintainSegments(ctx); err != nil {
-		return err
+	if !t.deferMerges {
+		if err := t.maintainSegments(ctx); err != nil {
+			return err
+		}
 	}
 	if err := t.saveState(ctx); err != nil {
 		return err

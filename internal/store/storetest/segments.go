@@ -17,6 +17,16 @@ import (
 // lengths and metadata, the same average lengths (BM25's statistics), the
 // same postings, and the same counts.
 func testManyRunsEqualARebuild(t *testing.T, b Backend) {
+	for _, deferred := range []bool{false, true} {
+		t.Run(fmt.Sprintf("deferMerges=%v", deferred), func(t *testing.T) { testManyRuns(t, b, deferred) })
+	}
+}
+
+// testManyRuns makes 48 incremental runs and compares what a reader sees
+// with one run writing the same files, every sixth run. With deferred,
+// the runs leave their merges to Maintain, called every third run, which
+// must change nothing a reader sees, nor the generation.
+func testManyRuns(t *testing.T, b Backend, deferred bool) {
 	db := newDB(t, b)
 	rng := rand.New(rand.NewPCG(10, 13))
 	words := strings.Fields("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma")
@@ -40,7 +50,10 @@ func testManyRunsEqualARebuild(t *testing.T, b Backend) {
 	}
 	commit(t, tx)
 	for round := 1; round <= 48; round++ {
-		tx := begin(t, db, "inc", "/r")
+		tx, err := db.Write(ctx, "inc", "/r", store.WriteOptions{DeferMerges: deferred})
+		if err != nil {
+			t.Fatal(err)
+		}
 		states, err := tx.FileStates(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -66,6 +79,20 @@ func testManyRunsEqualARebuild(t *testing.T, b Backend) {
 			}
 		}
 		commit(t, tx)
+		if deferred && round%3 == 0 {
+			r := reader(t, db, "inc")
+			gen, _ := r.Generation(ctx)
+			before := CollectionView(t, r, words)
+			if err := db.Maintain(ctx, "inc"); err != nil {
+				t.Fatalf("round %d: Maintain: %v", round, err)
+			}
+			if after := CollectionView(t, r, words); after != before {
+				t.Fatalf("round %d: Maintain changed what a reader sees:\n%s\nwas\n%s", round, after, before)
+			}
+			if g, _ := r.Generation(ctx); g != gen {
+				t.Fatalf("round %d: Maintain changed the generation", round)
+			}
+		}
 		if round%6 != 0 {
 			continue
 		}
