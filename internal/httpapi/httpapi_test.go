@@ -540,9 +540,12 @@ func TestMaxConns(t *testing.T) {
 	if !errors.As(err, &ne) || !ne.Timeout() {
 		t.Fatalf("a third connection over a cap of 2, both busy, was answered (err %v)", err)
 	}
-	// The busy requests finish, each closing its connection: the third
-	// is served.
+	// The busy requests finish; the first response written while the
+	// third client waits closes its connection, which serves the third.
+	// (The other one may be written after the third took the slot, when
+	// nobody waits any more: it may keep its connection.)
 	close(release)
+	closing := 0
 	for i, r := range busy {
 		busyConns[i].SetReadDeadline(time.Now().Add(time.Minute))
 		resp, err := http.ReadResponse(r, nil)
@@ -551,9 +554,12 @@ func TestMaxConns(t *testing.T) {
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		if !resp.Close {
-			t.Errorf("busy request %d: the response does not close its connection while a client waits", i)
+		if resp.Close {
+			closing++
 		}
+	}
+	if closing == 0 {
+		t.Error("no busy response closed its connection while a client waited")
 	}
 	if err := readResponse(third, r3, time.Minute); err != nil {
 		t.Fatalf("the third connection was not served once a slot freed: %v", err)
