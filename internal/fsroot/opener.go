@@ -17,15 +17,19 @@ import (
 // opened through the folder's), links included, however the tree changes
 // meanwhile; a path it will not open (an absolute link, a link that leaves
 // the folder or the root, a missing file) goes through OpenFile, so errors
-// and refusals are OpenFile's.
+// and refusals are OpenFile's. On Linux, where openat2(2) resolves a path
+// below a folder in one call with the same confinement, it opens each
+// file with that instead (see beneath).
 //
 // An Opener is for one goroutine; Close it when done.
 type Opener struct {
-	r       *Root
-	opened  bool
-	root    *os.Root // nil when the root could not be opened: every open goes through OpenFile
-	dir     string   // the folder of dirRoot, relative to the root
-	dirRoot *os.Root
+	r         *Root
+	opened    bool
+	beneath   beneath  // openat2 below the root, where available
+	rootsOnly bool     // tests: no openat2, os.Root only
+	root      *os.Root // nil when the root could not be opened: every open goes through OpenFile
+	dir       string   // the folder of dirRoot, relative to the root
+	dirRoot   *os.Root
 }
 
 // Opener returns an Opener of r's files.
@@ -48,9 +52,19 @@ func (o *Opener) fast(rel string) *os.File {
 	}
 	if !o.opened {
 		o.opened = true
+		if !o.rootsOnly {
+			o.beneath = openBeneath(o.r.path)
+		}
 		if root, err := os.OpenRoot(o.r.path); err == nil {
 			o.root = root
 		}
+	}
+	if f, ok := o.beneath.open(rel); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			return f
+		}
+		f.Close()
+		return nil
 	}
 	if o.root == nil {
 		return nil
@@ -106,6 +120,7 @@ func (o *Opener) closeDir() {
 // stay open. Opens after Close go through Root.OpenFile.
 func (o *Opener) Close() error {
 	o.closeDir()
+	o.beneath.close()
 	o.opened = true
 	if o.root != nil {
 		err := o.root.Close()

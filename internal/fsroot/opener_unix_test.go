@@ -39,8 +39,11 @@ func TestOpenerAgreesWithOpenFile(t *testing.T) {
 
 	r, err := Open(rootDir)
 	must(err)
-	op := r.Opener()
+	op := r.Opener() // openat2 on Linux
 	defer op.Close()
+	rootsOnly := r.Opener()
+	rootsOnly.rootsOnly = true
+	defer rootsOnly.Close()
 	for _, tc := range []struct {
 		rel      string
 		want     string // content; "" when an error is wanted
@@ -61,8 +64,9 @@ func TestOpenerAgreesWithOpenFile(t *testing.T) {
 	} {
 		t.Run(tc.rel, func(t *testing.T) {
 			for name, open := range map[string]func(string) (*os.File, error){
-				"Opener":   op.OpenFile,
-				"OpenFile": func(rel string) (*os.File, error) { f, _, err := r.OpenFile(rel); return f, err },
+				"Opener":           op.OpenFile,
+				"Opener (os.Root)": rootsOnly.OpenFile,
+				"OpenFile":         func(rel string) (*os.File, error) { f, _, err := r.OpenFile(rel); return f, err },
 			} {
 				f, err := open(tc.rel)
 				if tc.wantCode != "" {
