@@ -112,6 +112,14 @@ func (s *Service) Search(ctx context.Context, q SearchQuery) (*SearchResult, err
 	if err != nil {
 		return nil, err
 	}
+	if s.running != nil {
+		select {
+		case s.running <- struct{}{}:
+			defer func() { <-s.running }()
+		case <-ctx.Done():
+			return nil, fmt.Errorf("search cancelled while waiting to run: %w", ctx.Err())
+		}
+	}
 	s.planScopes(ctx, scopes, m)
 
 	hits, err := runSearch(ctx, scopes, m, limit+1) // one more than asked tells whether there are more

@@ -88,6 +88,9 @@ func main() {
 		"(default: a built-in set of identifiers and phrases)")
 	filesRegex := flag.Bool("files_regex", false, "the files search front end's queries are regular expressions")
 	filesLimit := flag.Int("files_limit", 200, "the files search front end's limit")
+	verify := flag.String("verify", "", "before the load, call every query of the MCP front ends once on this server "+
+		"too (base URL: the same root served another way, e.g. without an index, so by a full scan) and fail unless "+
+		"both answer the same structured result (the files tools' meta, which holds a duration, aside)")
 	flag.Parse()
 	if *clientMode != "sdk" && *clientMode != "raw" {
 		fmt.Fprintf(os.Stderr, "load: -client %q: want sdk or raw\n", *clientMode)
@@ -135,6 +138,22 @@ func main() {
 	}
 	httpClient := &http.Client{Transport: &bearer{token: *token, base: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 0}}}
 
+	if *verify != "" {
+		for _, n := range names {
+			if n == "rest" {
+				continue
+			}
+			qs := queries
+			if n == "search" {
+				qs = fileQueries
+			}
+			args := mcpArgs(n, *collection, *path, *topK, *filesRegex, *filesLimit)
+			if err := verifySame(httpClient, *base, *verify, *protocol, n, args, qs); err != nil {
+				fmt.Fprintf(os.Stderr, "load: -verify: %v\n", err)
+				os.Exit(1)
+			}
+		}
+	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "front end\tclients\trequests\terrors\treq/s\tp50 ms\tp95 ms\tp99 ms\tCPU ms/req\tRSS MiB\tpeak RSS MiB\t")
 	for _, c := range concurrency {
@@ -570,9 +589,23 @@ func (rc *rawClient) initialize() error {
 	return nil
 }
 
+// callParams are tools/call's params; a stateless request (no session)
+// carries the protocol version, client info and capabilities in _meta.
+func (rc *rawClient) callParams(tool string, args map[string]any) map[string]any {
+	params := map[string]any{"name": tool, "arguments": args}
+	if rc.session == "" {
+		params["_meta"] = map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    rc.protocol,
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "lore-load-raw", "version": "0"},
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+		}
+	}
+	return params
+}
+
 // callTool calls a tool and checks that it succeeded.
 func (rc *rawClient) callTool(ctx context.Context, tool string, args map[string]any) error {
-	_, ans, err := rc.request(ctx, "tools/call", map[string]any{"name": tool, "arguments": args})
+	_, ans, err := rc.request(ctx, "tools/call", rc.callParams(tool, args))
 	if err != nil {
 		return err
 	}
@@ -600,4 +633,99 @@ func (rc *rawClient) close() {
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 	}
+}
+
+// verifySame calls tool with every query on two servers and compares the
+// structured results, which must be equal byte for byte once decoded (a
+// files tool's meta, which holds the duration, aside). It prints one line
+// per query with the number of matches and each server's time.
+func verifySame(hc *http.Client, baseA, baseB, protocol, tool string, args func(string) map[string]any, qs []string) error {
+	a := &rawClient{hc: hc, url: baseA + "/mcp", protocol: protocolOr(protocol)}
+	b := &rawClient{hc: hc, url: baseB + "/mcp", protocol: protocolOr(protocol)}
+	for _, rc := range []*rawClient{a, b} {
+		if rc.protocol < "2026-07-28" {
+			if err := rc.initialize(); err != nil {
+				return fmt.Errorf("%s: %w", rc.url, err)
+			}
+			defer rc.close()
+		}
+	}
+	for _, q := range qs {
+		var got [2]string
+		var took [2]time.Duration
+		var count int
+		for i, rc := range []*rawClient{a, b} {
+			t0 := time.Now()
+			structured, err := rc.callToolStructured(context.Background(), tool, args(q))
+			took[i] = time.Since(t0)
+			if err != nil {
+				return fmt.Errorf("%s %q on %s: %w", tool, q, rc.url, err)
+			}
+			var v map[string]any
+			if err := json.Unmarshal(structured, &v); err != nil {
+				return fmt.Errorf("%s %q on %s: structured content: %w", tool, q, rc.url, err)
+			}
+			if m, ok := v["meta"].(map[string]any); ok {
+				delete(m, "duration_ms")
+			}
+			if r, ok := v["result"].(map[string]any); ok {
+				if ms, ok := r["matches"].([]any); ok {
+					count = len(ms)
+				}
+			}
+			norm, _ := json.Marshal(v)
+			got[i] = string(norm)
+		}
+		if got[0] != got[1] {
+			return fmt.Errorf("%s %q: the servers disagree:\n%s: %.2000s\n%s: %.2000s", tool, q, baseA, got[0], baseB, got[1])
+		}
+		fmt.Printf("verified %s %q: %d matches, identical (%.1f ms vs %.1f ms)\n", tool, q, count,
+			float64(took[0].Microseconds())/1000, float64(took[1].Microseconds())/1000)
+	}
+	return nil
+}
+
+func protocolOr(p string) string {
+	if p == "" {
+		return "2025-11-25"
+	}
+	return p
+}
+
+// callToolStructured calls a tool and returns its structured content.
+func (rc *rawClient) callToolStructured(ctx context.Context, tool string, args map[string]any) (json.RawMessage, error) {
+	rc.nextID++
+	id := rc.nextID
+	resp, err := rc.post(ctx, map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": rc.callParams(tool, args)})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, data)
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		if data, err = sseData(data); err != nil {
+			return nil, err
+		}
+	}
+	var ans struct {
+		Error  json.RawMessage `json:"error"`
+		Result struct {
+			IsError           bool            `json:"isError"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(data, &ans); err != nil {
+		return nil, err
+	}
+	if ans.Error != nil || ans.Result.IsError {
+		return nil, fmt.Errorf("failed: %.500s", data)
+	}
+	return ans.Result.StructuredContent, nil
 }
