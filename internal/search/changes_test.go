@@ -114,15 +114,15 @@ func TestAppliedChangesEqualReading(t *testing.T) {
 		if err := eng.Refresh(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if eng.snap.fromChanges {
+		if eng.snap.Load().fromChanges {
 			applied++
 		}
 		fresh, err := openTestEngine(t, idx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sameSnapshot(eng.snap, fresh.snap); err != nil {
-			t.Fatalf("round %d (changed %v, applied from the log: %v): %v", round, changed, eng.snap.fromChanges, err)
+		if err := sameSnapshot(eng.snap.Load(), fresh.snap.Load()); err != nil {
+			t.Fatalf("round %d (changed %v, applied from the log: %v): %v", round, changed, eng.snap.Load().fromChanges, err)
 		}
 	}
 	if applied < 20 {
@@ -161,4 +161,48 @@ func sameSnapshot(got, want *snapshot) error {
 		}
 	}
 	return nil
+}
+
+// TestSearchesDoNotQueueBehindALoad: while one caller reads a newer
+// generation, a search answers from the snapshot in memory instead of
+// waiting; Refresh then brings the new generation.
+func TestSearchesDoNotQueueBehindALoad(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	testtree.Write(t, root, map[string]string{"a.go": "package a\n\n// Alpha handles the wombat.\nfunc Alpha() {}\n"})
+	idx := filepath.Join(t.TempDir(), "index.db")
+	indexAt(t, root, idx)
+	eng, err := openTestEngine(t, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := eng.snap.Load().generation
+	testtree.Write(t, root, map[string]string{"b.go": "package a\n\n// Beta feeds the wombat.\nfunc Beta() {}\n"})
+	indexAt(t, root, idx)
+
+	eng.loading.Lock() // another caller is reading the new generation
+	done := make(chan *Response, 1)
+	go func() {
+		res, err := eng.Search(ctx, Options{Query: "wombat", Limit: 10})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if eng.snap.Load().generation != old || res == nil || len(res.Results) != 1 {
+			t.Errorf("during the load: %+v, want the previous generation's one result", res)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a search waited for the load")
+	}
+	eng.loading.Unlock()
+	if err := eng.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Search(ctx, Options{Query: "wombat", Limit: 10})
+	if err != nil || len(res.Results) != 2 {
+		t.Fatalf("after Refresh: %+v, %v; want both files", res, err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lore-dev/lore/internal/embed"
@@ -31,8 +32,13 @@ const DefaultSemanticWeight = 0.7
 type Engine struct {
 	st store.Reader
 
-	mu      sync.Mutex
-	snap    *snapshot
+	snap atomic.Pointer[snapshot] // the generation searches read
+	// loading is held by the one caller reading a newer generation;
+	// searches meanwhile answer from snap, as if they had started a
+	// moment earlier, instead of queueing behind it.
+	loading sync.Mutex
+
+	mu      sync.Mutex     // guards emb and embSpec
 	emb     embed.Embedder // the index's embedder, when not the built-in one
 	embSpec string
 }
@@ -64,7 +70,7 @@ type snapshot struct {
 // into memory.
 func New(ctx context.Context, r store.Reader) (*Engine, error) {
 	e := &Engine{st: r}
-	if _, err := e.load(ctx); err != nil {
+	if _, err := e.load(ctx, true); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -77,39 +83,60 @@ func (e *Engine) Reader() store.Reader { return e.st }
 // read, so that the next search does not have to: what a server calls
 // after its own run.
 func (e *Engine) Refresh(ctx context.Context) error {
-	_, err := e.load(ctx)
+	_, err := e.load(ctx, true)
 	return err
 }
 
 // load returns the current snapshot, reading it again when the index
 // changed since it was read: only what changed when the store has it
-// recorded (applyChanges), everything otherwise.
-func (e *Engine) load(ctx context.Context) (*snapshot, error) {
+// recorded (applyChanges), everything otherwise. Unless wait is set, a
+// caller that finds another one reading gets the snapshot in memory.
+func (e *Engine) load(ctx context.Context, wait bool) (*snapshot, error) {
 	generation, err := e.st.Generation(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.snap != nil && e.snap.generation == generation {
-		return e.snap, nil
+	prev := e.snap.Load()
+	if prev != nil && prev.generation == generation {
+		return prev, nil
 	}
+	if prev != nil && !wait {
+		if !e.loading.TryLock() {
+			return prev, nil
+		}
+	} else {
+		e.loading.Lock()
+	}
+	defer e.loading.Unlock()
+	if prev = e.snap.Load(); prev != nil && prev.generation == generation {
+		return prev, nil // read while this call waited
+	}
+	snap, err := e.read(ctx, prev, generation)
+	if err != nil {
+		return nil, err
+	}
+	e.snap.Store(snap)
+	return snap, nil
+}
+
+// read makes the snapshot of generation, from prev and the store's
+// change log when it can.
+func (e *Engine) read(ctx context.Context, prev *snapshot, generation string) (*snapshot, error) {
 	collMeta, err := e.st.Meta(ctx)
 	if err != nil {
 		return nil, err
 	}
 	spec := collMeta[store.MetaEmbedderSpec]
 	vectors := spec != "" && spec != "none"
-	if e.snap != nil && !vectors && e.snap.vectors == nil {
+	if prev != nil && !vectors && prev.vectors == nil {
 		// Chunk vectors are not in the change log: an index with them is
 		// read whole.
-		changes, ok, err := e.st.Changes(ctx, e.snap.generation)
+		changes, ok, err := e.st.Changes(ctx, prev.generation)
 		if err != nil {
 			return nil, err
 		}
 		if ok && len(changes) > 0 {
-			e.snap = e.snap.applyChanges(changes)
-			return e.snap, nil
+			return prev.applyChanges(changes), nil
 		}
 	}
 	files, err := e.st.Files(ctx)
@@ -144,8 +171,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 			}
 		}
 	}
-	e.snap = snap
-	return e.snap, nil
+	return snap, nil
 }
 
 // newSnapshot makes the snapshot of a generation from its files, their
@@ -200,7 +226,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if w := opts.SemanticWeight; w != nil && (*w < 0 || *w > 1) {
 		return nil, errs.New(errs.Invalid, errs.CodeInvalidArgument, "semantic_weight must be between 0 and 1, got %g", *w)
 	}
-	snap, err := e.load(ctx)
+	snap, err := e.load(ctx, false)
 	if err != nil {
 		return nil, err
 	}
