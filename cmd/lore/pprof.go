@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime"
 	"time"
 )
 
@@ -35,8 +36,20 @@ func pprofListener(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// servePprof serves the pprof handlers on ln until ctx ends.
+// Sampling rates of the contention profiles, on only with the profiling
+// endpoint: one mutex contention event in mutexProfileFraction, and
+// blocking events of about blockProfileRate nanoseconds or more.
+const (
+	mutexProfileFraction = 5
+	blockProfileRate     = 10_000
+)
+
+// servePprof serves the pprof handlers on ln until ctx ends, with the
+// mutex and block profiles (/debug/pprof/mutex, /debug/pprof/block)
+// sampling, so that lock contention under load can be seen.
 func servePprof(ctx context.Context, ln net.Listener, logger *slog.Logger) {
+	runtime.SetMutexProfileFraction(mutexProfileFraction)
+	runtime.SetBlockProfileRate(blockProfileRate)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)

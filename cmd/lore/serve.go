@@ -18,6 +18,7 @@ import (
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/httpapi"
+	"github.com/lore-dev/lore/internal/logbuf"
 	"github.com/lore-dev/lore/internal/mcp"
 )
 
@@ -83,8 +84,14 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 		}
 	}
 
-	// stdout belongs to the protocol on stdio: everything else goes to stderr.
-	logger := slog.New(slog.NewTextHandler(a.stderr, nil))
+	// stdout belongs to the protocol on stdio: everything else goes to
+	// stderr, through a buffer a goroutine writes out: slog holds its lock
+	// across each write, and a line per tool call from many clients at
+	// once queued every request behind that lock (a lock convoy under
+	// load). What is buffered is written out before serve returns.
+	errOut := logbuf.New(a.stderr, 0)
+	defer errOut.Close()
+	logger := slog.New(slog.NewTextHandler(errOut, nil))
 	cfg, err := config.LoadServe(config.ServeInputs{Root: *rootFlag, AllowRoots: allowRoots, ConfigFile: *configFile, DefaultVersion: buildVersion()})
 	if err != nil {
 		return err
@@ -204,9 +211,9 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 		},
 		Ready: func(base string) {
 			if mode == config.MCPHTTP {
-				fmt.Fprintf(a.stderr, "lore: serving MCP at %s/mcp and the REST API at %s/api/v1\n", base, base)
+				fmt.Fprintf(errOut, "lore: serving MCP at %s/mcp and the REST API at %s/api/v1\n", base, base)
 			} else {
-				fmt.Fprintf(a.stderr, "lore: serving the REST API at %s/api/v1 (MCP: %s)\n", base, mode)
+				fmt.Fprintf(errOut, "lore: serving the REST API at %s/api/v1 (MCP: %s)\n", base, mode)
 			}
 		},
 	}

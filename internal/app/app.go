@@ -65,6 +65,7 @@ type App struct {
 	watchers    *watchers
 
 	graphBuild sync.Mutex // held while a research graph is built
+	searches   searchSlots
 }
 
 // New returns an App.
@@ -87,6 +88,7 @@ func New(opts Options) *App {
 		jobs:        newJobs(),
 		watchOpts:   opts.Watch,
 		watchers:    newWatchers(),
+		searches:    newSearchSlots(),
 	}
 }
 

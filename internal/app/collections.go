@@ -383,13 +383,13 @@ func (a *App) SearchSemantic(ctx context.Context, req SemanticRequest) ([]search
 	if req.Prompt != "" {
 		depth = max(req.TopK*5, 50) // the prompt reorders a wider set
 	}
-	resp, err := eng.Search(ctx, search.Options{Query: query, Limit: min(depth, search.MaxLimit), NoRerank: req.NoRerank})
+	resp, err := a.searches.search(ctx, eng, search.Options{Query: query, Limit: min(depth, search.MaxLimit), NoRerank: req.NoRerank})
 	if err != nil {
 		return nil, 0, err
 	}
 	results, took := resp.Results, resp.TookMS
 	if req.Prompt != "" && len(results) > 0 {
-		refined, err := eng.Search(ctx, search.Options{Query: req.Prompt, Limit: search.MaxLimit, NoRerank: req.NoRerank})
+		refined, err := a.searches.search(ctx, eng, search.Options{Query: req.Prompt, Limit: search.MaxLimit, NoRerank: req.NoRerank})
 		if err != nil {
 			return nil, 0, err
 		}

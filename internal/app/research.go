@@ -74,7 +74,7 @@ func (a *App) Research(ctx context.Context, req ResearchRequest) (*ResearchResul
 		if search.CheckQuery(q) != nil {
 			return nil, nil
 		}
-		resp, err := eng.Search(ctx, search.Options{Query: q, Limit: limit})
+		resp, err := a.searches.search(ctx, eng, search.Options{Query: q, Limit: limit})
 		if err != nil {
 			return nil, err
 		}

@@ -80,7 +80,7 @@ func (a *App) Search(ctx context.Context, req SearchRequest) (*SearchResult, err
 		out.Expansion = &exp
 		opts.Query = exp.Query
 	}
-	resp, err := eng.Search(ctx, opts)
+	resp, err := a.searches.search(ctx, eng, opts)
 	if err != nil {
 		return nil, err
 	}

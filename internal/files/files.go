@@ -13,6 +13,7 @@ package files
 
 import (
 	"errors"
+	"runtime"
 
 	"github.com/lore-dev/lore/internal/errs"
 	"github.com/lore-dev/lore/internal/fsroot"
@@ -46,12 +47,17 @@ const (
 type Service struct {
 	docs, code *fsroot.Root
 	index      IndexFunc // nil: every search scans
+	// running bounds the searches that read files at once: each already
+	// reads with a worker per CPU, so more at once only interleave, every
+	// one finishing later, while each holds its read buffers. Searches
+	// over the bound wait their turn or until their context ends.
+	running chan struct{}
 }
 
 // New returns a Service over the two roots; either may be nil when that
 // repository is not configured (naming it then gives REPO_INVALID).
 func New(docs, code *fsroot.Root) *Service {
-	return &Service{docs: docs, code: code}
+	return &Service{docs: docs, code: code, running: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 }
 
 // root returns the root for a single repository name.

@@ -112,6 +112,14 @@ func (s *Service) Search(ctx context.Context, q SearchQuery) (*SearchResult, err
 	if err != nil {
 		return nil, err
 	}
+	if s.running != nil {
+		select {
+		case s.running <- struct{}{}:
+			defer func() { <-s.running }()
+		case <-ctx.Done():
+			return nil, fmt.Errorf("search cancelled while waiting to run: %w", ctx.Err())
+		}
+	}
 	s.planScopes(ctx, scopes, m)
 
 	hits, err := runSearch(ctx, scopes, m, limit+1) // one more than asked tells whether there are more
@@ -333,6 +341,8 @@ func runSearch(ctx context.Context, scopes []scope, m *matcher, want int) ([]Sea
 	for range max(2, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			var buf []byte
+			openers := openers{}
+			defer openers.close()
 			for b := range batches {
 				if workCtx.Err() != nil {
 					continue // drain so the producer can finish
@@ -343,7 +353,7 @@ func runSearch(ctx context.Context, scopes []scope, m *matcher, want int) ([]Sea
 						break
 					}
 					var fh []SearchHit
-					fh, buf = searchOneFile(f, m, want-len(hits), buf)
+					fh, buf = searchOneFile(f, openers.of(f.confined), m, want-len(hits), buf)
 					hits = append(hits, fh...)
 				}
 				results <- batchHits{b.idx, hits}
@@ -488,10 +498,36 @@ func listIndexed(ctx context.Context, sc scope, fn func(fsroot.File) error) erro
 	return nil
 }
 
-// searchOneFile returns up to want hits in one file. buf is a reusable read
-// buffer, returned (possibly grown) for the next call. Files that cannot be
-// read or are binary have no hits.
-func searchOneFile(job searchFile, m *matcher, want int, buf []byte) ([]SearchHit, []byte) {
+// openers are one goroutine's fsroot.Openers, one per root whose files
+// it opens from an index's list: the root (and the folder of the last file)
+// is opened once per search, not per file.
+type openers map[*fsroot.Root]*fsroot.Opener
+
+// of returns root's Opener; nil for nil (a walked file).
+func (o openers) of(root *fsroot.Root) *fsroot.Opener {
+	if root == nil {
+		return nil
+	}
+	op, ok := o[root]
+	if !ok {
+		op = root.Opener()
+		o[root] = op
+	}
+	return op
+}
+
+// close closes every Opener.
+func (o openers) close() {
+	for _, op := range o {
+		op.Close()
+	}
+}
+
+// searchOneFile returns up to want hits in one file; a file listed by an
+// index (job.confined set) is opened through opener, of its root. buf is
+// a reusable read buffer, returned (possibly grown) for the next call.
+// Files that cannot be read or are binary have no hits.
+func searchOneFile(job searchFile, opener *fsroot.Opener, m *matcher, want int, buf []byte) ([]SearchHit, []byte) {
 	if job.file.Size == 0 {
 		return nil, buf
 	}
@@ -500,7 +536,7 @@ func searchOneFile(job searchFile, m *matcher, want int, buf []byte) ([]SearchHi
 	var data []byte
 	var err error
 	if job.confined != nil {
-		data, err = readConfined(job.confined, job.file, buf)
+		data, err = readConfined(opener, job.file, buf)
 	} else {
 		data, err = readWalked(job.file, buf)
 	}
@@ -519,9 +555,9 @@ func searchOneFile(job searchFile, m *matcher, want int, buf []byte) ([]SearchHi
 }
 
 // readConfined is readWalked for a file listed by an index: opened
-// through the root (see fsroot.Root.OpenFile), up to the listed size.
-func readConfined(r *fsroot.Root, f fsroot.File, buf []byte) ([]byte, error) {
-	fh, _, err := r.OpenFile(f.Rel)
+// through the root (see fsroot.Opener), up to the listed size.
+func readConfined(opener *fsroot.Opener, f fsroot.File, buf []byte) ([]byte, error) {
+	fh, err := opener.OpenFile(f.Rel)
 	if err != nil {
 		return buf[:0], err
 	}

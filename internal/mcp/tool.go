@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -154,7 +155,7 @@ func (s *Server) render(t *tool, out *outcome, err error) (*sdk.CallToolResult, 
 	}
 	text, structured := out.text, out.structured
 	if text == "" || t.jsonText {
-		data, jerr := json.Marshal(out.structured)
+		data, jerr := encodeResult(out.structured)
 		if jerr != nil {
 			err := fmt.Errorf("encoding the result of %s: %w", t.def.Name, jerr)
 			return errorResult(t, err), err
@@ -164,6 +165,21 @@ func (s *Server) render(t *tool, out *outcome, err error) (*sdk.CallToolResult, 
 	}
 	content := append([]sdk.Content{&sdk.TextContent{Text: text}}, out.content...)
 	return &sdk.CallToolResult{Content: content, StructuredContent: structured}, nil
+}
+
+// encodeResult is v as JSON, without the HTML escaping of json.Marshal:
+// a result goes to an MCP client, never into a web page, and source code
+// is full of <, > and &, each of which would grow to six bytes in the
+// structured content and seven in its text rendering, to be copied and
+// scanned again by every pass the SDK makes over the answer.
+func encodeResult(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // toolError is the structured form of every tool error:

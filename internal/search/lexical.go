@@ -1,8 +1,10 @@
 package search
 
 import (
+	"iter"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/lore-dev/lore/internal/store"
 )
@@ -34,20 +36,49 @@ var fieldB = [store.NumFields]float64{
 	store.FieldSignature: 0.5, store.FieldDoc: 0.6, store.FieldBody: 0.75,
 }
 
+// slotPool holds scoreLexical's position → candidate tables, all zero, so
+// that a search does not allocate one the size of the index (4 bytes a
+// chunk) each time.
+var slotPool sync.Pool // of *[]int32
+
+// getSlots returns a zeroed table of n entries.
+func getSlots(n int) []int32 {
+	if p, ok := slotPool.Get().(*[]int32); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]int32, n)
+}
+
+// putSlots zeroes the entries at used and keeps the table for the next
+// search.
+func putSlots(slot []int32, used iter.Seq[int]) {
+	for pos := range used {
+		slot[pos] = 0
+	}
+	slotPool.Put(&slot)
+}
+
 // scoreLexical computes BM25F for every chunk in the posting lists of the
 // query's terms (hits, one list per term), and which query words each
 // chunk matches in which field. onlyFiles, when non-nil, restricts the
 // chunks considered to those files.
-func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, onlyFiles map[int64]bool) []*candidate {
+func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, onlyFiles map[int64]bool) (out []*candidate) {
 	lens := snap.lens
 	n := float64(lens.Len())
-	slot := make([]int32, lens.Len()) // position → index in out, plus one
+	slot := getSlots(lens.Len()) // position → index in out, plus one
+	defer putSlots(slot, func(yield func(int) bool) {
+		for _, c := range out {
+			if !yield(c.pos) {
+				return
+			}
+		}
+	})
 	total := 0
 	for _, list := range hits {
 		total += len(list)
 	}
 	// At most one candidate per chunk: sized once, out never grows by copying.
-	out := make([]*candidate, 0, min(total, lens.Len()))
+	out = make([]*candidate, 0, min(total, lens.Len()))
 	var slab []candidate // candidates are allocated 256 at a time
 	for ti, qt := range terms {
 		list := hits[ti]
