@@ -49,6 +49,9 @@ type snapshot struct {
 	// examples and the like: [0] by the plain conventions, [1] by the
 	// wider ones too (fileFacts.demoted).
 	implChunks [2]int
+	// inTests flags, by position, the chunks of a file's own test module
+	// (markTestRegions); nil when no file has one.
+	inTests []bool
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -118,6 +121,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 			}
 		}
 	}
+	snap.inTests = markTestRegions(meta, snap.chunkFile, len(files))
 	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
 	collMeta, err := e.st.Meta(ctx)
 	if err != nil {

@@ -45,6 +45,7 @@ type weightSet struct {
 	pickLength      float64 // within a file: a longer function or method, for a prose query (chunkPrior)
 	qualified       float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
 	pickOwnName     float64 // within a file: a function named exactly after a query word (chunkPrior)
+	inFileTests     float64 // multiplier for a chunk of a file's own test module (markTestRegions)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -99,6 +100,7 @@ var weights = weightSet{
 	pickOwnName:     0.2,
 	qualified:       0.5,
 	pickLength:      0.2,
+	inFileTests:     0.6,
 
 	semanticCalibration: 0.01,
 
@@ -177,6 +179,9 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 			bonus += weights.fileLevel * f.score
 		}
 		m := fileMultiplier(q, facts, wantsTests, wantsDocs)
+		if snap.inTests != nil && snap.inTests[c.pos] && !wantsTests && !facts.demoted() {
+			m *= weights.inFileTests
+		}
 		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row)})
 	}
 	// File evidence and diversity both work file by file: group each
