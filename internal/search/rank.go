@@ -204,7 +204,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 // yields when the query asks for what it demotes.
 func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	m := 1.0
-	if f.demoted() && !wantsTests {
+	if f.demoted() && !wantsTests && !(f.stubOnly && q.mentions(stubWords)) {
 		m *= weights.lowValuePath
 	}
 	if f.doc && !wantsDocs {
@@ -374,7 +374,10 @@ type fileFacts struct {
 	baseStem   string
 	folder     string // the parent folder's name, likewise
 	folderStem string
-	lowValue   bool // a test, example, benchmark, vendored or generated file
+	lowValue   bool // a test, example, benchmark, vendored or generated file, or a stand-in
+	// stubOnly is a stand-in (isStubName) that is demoted for nothing
+	// else: a query about mocks or fakes asks for it.
+	stubOnly bool
 	// testSupport is a test, benchmark, demo or test helper named by the
 	// wider conventions of isTestSupportPath.
 	testSupport bool
@@ -411,8 +414,9 @@ func newFileFacts(p, language string) *fileFacts {
 		folder = nameSeparators.Replace(strings.ToLower(path.Base(dir)))
 	}
 	base = nameSeparators.Replace(base)
-	return &fileFacts{base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
-		lowValue: isLowValuePath(p), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), doc: lang.IsDoc(language)}
+	testOrVendored := isTestOrVendoredPath(p)
+	return &fileFacts{stubOnly: !testOrVendored && isStubName(lowerStem(p)) && !isTestSupportPath(p) && !hasTestFolderPart(p), base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
+		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), doc: lang.IsDoc(language)}
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and
@@ -452,7 +456,12 @@ func definitionKind(kind string) float64 {
 // testWords and docWords are the words with which a query asks for tests
 // or for documentation, stemmed like query words.
 var (
-	testWords = stemSet("test", "tests", "testing", "spec", "specs", "example", "examples", "benchmark", "bench", "mock", "fixture")
+	testWords = stemSet("test", "tests", "testing", "spec", "specs", "example", "examples", "benchmark", "bench", "fixture")
+	// stubWords ask for stand-ins (isStubName): mock_store.go for "mock
+	// store". They do not ask for tests: "vi.fn mock function
+	// implementation" in a test runner asks how mocking is implemented,
+	// and its own tests of mocking stay below that.
+	stubWords = stemSet("mock", "mocks", "mocking", "fake", "fakes", "stub", "stubs")
 	docWords  = stemSet("doc", "docs", "document", "documentation", "readme", "guide", "tutorial", "changelog", "manual", "faq", "instructions")
 )
 
@@ -497,8 +506,19 @@ var lowValueDirs = map[string]bool{"test": true, "tests": true, "spec": true, "s
 	"vendor": true, "third_party": true, "fixtures": true, "docs_src": true}
 
 // isLowValuePath reports tests, examples, benchmarks, vendored and
-// generated code.
+// generated code, and stand-ins (isStubName).
 func isLowValuePath(p string) bool {
+	return isTestOrVendoredPath(p) || isStubName(lowerStem(p))
+}
+
+// lowerStem is a path's base name without its last extension, lower-cased.
+func lowerStem(p string) string {
+	base := path.Base(p)
+	return strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
+}
+
+// isTestOrVendoredPath is isLowValuePath without the stand-ins.
+func isTestOrVendoredPath(p string) bool {
 	lower := strings.ToLower(p)
 	for rest := lower; ; {
 		dir, after, found := strings.Cut(rest, "/")
@@ -516,8 +536,7 @@ func isLowValuePath(p string) bool {
 	return strings.HasSuffix(lowerStem, "_test") || strings.HasPrefix(lowerStem, "test_") ||
 		strings.HasSuffix(lowerStem, ".test") || strings.HasSuffix(lowerStem, ".spec") ||
 		strings.HasSuffix(lowerStem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
-		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2") ||
-		isStubName(lowerStem)
+		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2")
 }
 
 // markSuperseded finds code kept for an older major version, in a version

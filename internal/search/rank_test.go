@@ -426,6 +426,10 @@ func TestFileMultiplier(t *testing.T) {
 		{"an older version the query names", "v3 error types", fileFacts{superseded: "v3"}, false, 1},
 		{"a header beside its source, prose query", "domain name encoding", fileFacts{declares: true}, false, weights.headerBeside},
 		{"a header beside its source, symbol query", "uv_idna_toascii", fileFacts{declares: true}, false, 1},
+		{"a mock when mocks are asked for", "mock store", *newFileFacts("store/mock_store.go", "go"), false, 1},
+		{"a mock otherwise", "session store", *newFileFacts("store/mock_store.go", "go"), false, weights.lowValuePath},
+		{"a mock among tests when mocks are asked for", "mock store", *newFileFacts("tests/mock_store.go", "go"), false, weights.lowValuePath},
+		{"tests when mocking is asked about", "vi.fn mock function implementation", *newFileFacts("test/unit/vi-fn.test.ts", "typescript"), false, weights.lowValuePath},
 		{"demotions multiply", "error types", fileFacts{lowValue: true, superseded: "v1"}, false, weights.lowValuePath * weights.supersededPath},
 	}
 	for _, tt := range tests {
