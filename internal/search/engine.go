@@ -49,6 +49,9 @@ type snapshot struct {
 	// examples and the like: [0] by the plain conventions, [1] by the
 	// wider ones too (fileFacts.demoted).
 	implChunks [2]int
+	// implementers maps a type's name to the files that implement or
+	// extend it (loadImplementers); nil when none do.
+	implementers map[string][]int32
 	// inTests flags, by position, the chunks of a file's own test module
 	// (markTestRegions); nil when no file has one.
 	inTests []bool
@@ -122,6 +125,9 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 		}
 	}
 	snap.inTests = markTestRegions(meta, snap.chunkFile, len(files))
+	if snap.implementers, err = loadImplementers(ctx, e.st, files); err != nil {
+		return nil, err
+	}
 	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
 	collMeta, err := e.st.Meta(ctx)
 	if err != nil {

@@ -46,6 +46,9 @@ type weightSet struct {
 	qualified       float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
 	pickOwnName     float64 // within a file: a function named exactly after a query word (chunkPrior)
 	inFileTests     float64 // multiplier for a chunk of a file's own test module (markTestRegions)
+	implementer     float64 // the file implements the type a symbol query names (implementerFiles)
+	implementerMax  float64 // ... when at most this many files do
+	literalNames    bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -101,6 +104,9 @@ var weights = weightSet{
 	qualified:       0.5,
 	pickLength:      0.2,
 	inFileTests:     0.6,
+	implementer:     0.5,
+	implementerMax:  1,
+	literalNames:    true,
 
 	semanticCalibration: 0.01,
 
@@ -160,6 +166,7 @@ func betterCandidate(a, b *candidate) bool {
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []scored {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
 	out := make([]scored, 0, len(cands))
+	implementing := implementerFiles(q, snap.implementers)
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
@@ -171,10 +178,16 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		// its first chunk only (see diversify).
 		nameShare := weights.fileName * wordShare(q, c.nameHit)
 		s -= nameShare
+		if q.Symbolic && weights.literalNames {
+			nameShare = weights.fileName * wordShare(q, literalNameHits(q, c.nameHit, facts.base))
+		}
 		bonus := nameShare + weights.fileNameExact*nameEvidenceScale(q)*namedAfterQuery(q, facts.base, facts.baseStem) +
 			weights.fileNameSubject*namedAfterSubject(q, facts.base, facts.baseStem) +
 			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)
 		s += weights.definition * definitionKind(row.Kind)
+		if implementing[slot] {
+			bonus += weights.implementer
+		}
 		if f := files[slot]; f != nil {
 			bonus += weights.fileLevel * f.score
 		}
@@ -717,4 +730,25 @@ func isWindowsPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// literalNameHits keeps, of the query words found in a file's name (hits,
+// a bit per word), those whose text as typed is part of the name (base,
+// lower-cased without separators) or holds it (bloom.cc for
+// NewBloomFilterPolicy). A symbol query names code as written:
+// "Router" is not route_headers.go, although the stems of router and route
+// meet (the stemmer folds agent nouns: handler, handle). The parts of a
+// compound name keep the stem's reach (drainer.ex for drain_queue), and so
+// do prose queries.
+func literalNameHits(q Query, hits uint16, base string) uint16 {
+	for i, w := range q.Words {
+		if i >= maxWords {
+			break
+		}
+		text := nameSeparators.Replace(w.Text)
+		if hits&(1<<i) != 0 && len(w.Parts) == 0 && !strings.Contains(base, text) && !strings.Contains(text, base) {
+			hits &^= 1 << i
+		}
+	}
+	return hits
 }
