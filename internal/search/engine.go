@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,6 +41,7 @@ type Engine struct {
 type snapshot struct {
 	generation string
 	files      []store.FileRow   // every indexed file, for filters
+	plain      []fileFacts       // newFileFacts of each file, before the marks that look at other files
 	lens       *store.DocLens    // field lengths of every chunk, by position
 	meta       []store.ChunkMeta // metadata of every chunk, aligned with lens.IDs
 	stats      *fileStats        // per-file lengths for file-level BM25
@@ -55,6 +57,10 @@ type snapshot struct {
 	// inTests flags, by position, the chunks of a file's own test module
 	// (markTestRegions); nil when no file has one.
 	inTests []bool
+
+	// fromChanges: made by applying the store's change log to the
+	// previous snapshot rather than by reading the index.
+	fromChanges bool
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -82,7 +88,8 @@ func (e *Engine) Refresh(ctx context.Context) error {
 }
 
 // load returns the current snapshot, reading it again when the index
-// changed since it was read.
+// changed since it was read: only what changed when the store has it
+// recorded (applyChanges), everything otherwise.
 func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	generation, err := e.st.Generation(ctx)
 	if err != nil {
@@ -92,6 +99,30 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	defer e.mu.Unlock()
 	if e.snap != nil && e.snap.generation == generation {
 		return e.snap, nil
+	}
+	collMeta, err := e.st.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	spec := collMeta[store.MetaEmbedderSpec]
+	vectors := spec != "" && spec != "none"
+	if e.snap != nil && !vectors && e.snap.vectors == nil {
+		// Chunk vectors are not in the change log: an index with them is
+		// read whole.
+		changes, ok, err := e.st.Changes(ctx, e.snap.generation)
+		if err != nil {
+			return nil, err
+		}
+		if ok && len(changes) > 0 {
+			snap := e.snap.applyChanges(changes)
+			// The change log does not carry the symbol graph: it is read
+			// again (a pass over the symbols of every file).
+			if snap.implementers, err = loadImplementers(ctx, e.st, snap.files); err != nil {
+				return nil, err
+			}
+			e.snap = snap
+			return e.snap, nil
+		}
 	}
 	files, err := e.st.Files(ctx)
 	if err != nil {
@@ -105,35 +136,15 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{generation: generation, files: files, lens: lens, meta: meta,
-		facts: make([]*fileFacts, len(files))}
-	slots := make(map[int64]int32, len(files))
+	plain := make([]fileFacts, len(files))
 	for i, f := range files {
-		snap.facts[i] = newFileFacts(f.Path, f.Language)
-		slots[f.ID] = int32(i)
+		plain[i] = *newFileFacts(f.Path, f.Language)
 	}
-	markSuperseded(files, snap.facts)
-	markHeadersBesideSources(files, snap.facts)
-	snap.chunkFile = make([]int32, len(meta))
-	for pos, m := range meta {
-		snap.chunkFile[pos] = slots[m.FileID]
-		if f := snap.facts[snap.chunkFile[pos]]; !f.lowValue {
-			snap.implChunks[0]++
-			if !f.testSupport && !f.testFolder {
-				snap.implChunks[1]++
-			}
-		}
-	}
-	snap.inTests = markTestRegions(meta, snap.chunkFile, len(files))
+	snap := newSnapshot(generation, files, plain, lens, meta)
 	if snap.implementers, err = loadImplementers(ctx, e.st, files); err != nil {
 		return nil, err
 	}
-	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
-	collMeta, err := e.st.Meta(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if spec := collMeta[store.MetaEmbedderSpec]; spec != "" && spec != "none" {
+	if vectors {
 		vecs, err := e.st.ChunkVectors(ctx)
 		if err != nil {
 			return nil, err
@@ -150,6 +161,35 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 	}
 	e.snap = snap
 	return e.snap, nil
+}
+
+// newSnapshot makes the snapshot of a generation from its files, their
+// facts as newFileFacts makes them (plain, aligned with files) and its
+// chunks.
+func newSnapshot(generation string, files []store.FileRow, plain []fileFacts, lens *store.DocLens, meta []store.ChunkMeta) *snapshot {
+	snap := &snapshot{generation: generation, files: files, plain: plain, lens: lens, meta: meta,
+		facts: make([]*fileFacts, len(files))}
+	facts := slices.Clone(plain) // marked below; plain stays as made
+	slots := make(map[int64]int32, len(files))
+	for i, f := range files {
+		snap.facts[i] = &facts[i]
+		slots[f.ID] = int32(i)
+	}
+	markSuperseded(files, snap.facts)
+	markHeadersBesideSources(files, snap.facts)
+	snap.chunkFile = make([]int32, len(meta))
+	for pos, m := range meta {
+		snap.chunkFile[pos] = slots[m.FileID]
+		if f := snap.facts[snap.chunkFile[pos]]; !f.lowValue {
+			snap.implChunks[0]++
+			if !f.testSupport && !f.testFolder {
+				snap.implChunks[1]++
+			}
+		}
+	}
+	snap.inTests = markTestRegions(meta, snap.chunkFile, len(files))
+	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
+	return snap
 }
 
 // Search runs one query. A query over querylimit.MaxBytes or with more

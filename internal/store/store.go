@@ -84,6 +84,12 @@ type Reader interface {
 	Generation(ctx context.Context) (string, error)
 	// Meta is the collection's metadata (see the Meta* keys).
 	Meta(ctx context.Context) (map[string]string, error)
+	// Changes returns what the runs committed since generation since
+	// changed, oldest first, the last one reaching the newest generation
+	// (see Change); ok is false when the store cannot tell (a forced
+	// rebuild, a large run, a record since dropped), and the caller reads
+	// the collection again.
+	Changes(ctx context.Context, since string) (changes []Change, ok bool, err error)
 	// Files lists the indexed files by path.
 	Files(ctx context.Context) ([]FileRow, error)
 	// FileStates is what the collection remembers of each file (size,

@@ -86,6 +86,7 @@ func (t *tx) forgetChunks(ctx context.Context, fileID int64) error {
 			return err
 		}
 		t.delta.removed[id] = true
+		t.change.removeChunk(id)
 		for _, term := range strings.Split(terms, "\n") {
 			if term != "" {
 				t.delta.dirty[term] = true

@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the schema this lore reads and writes.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // schema creates a new database at SchemaVersion. Everything a collection
 // holds names its collection, directly or through its file or chunk, so
@@ -94,7 +94,7 @@ CREATE TABLE chunk_vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
 );
-` + factsSchema + symbolsSchema + gramsSchema + addFactTargets + segmentsSchema
+` + factsSchema + symbolsSchema + gramsSchema + addFactTargets + segmentsSchema + changeLogSchema
 
 // symbolsSchema holds what each file defines and refers to, one blob per
 // file (store.EncodeSymbols), written and removed with the file.
@@ -280,11 +280,12 @@ INSERT OR REPLACE INTO collection_meta(collection_id, key, value)
 // step can be renumbered when another lands first. A database older than
 // the first step is recreated.
 var migrations = map[int]string{
-	5: fromVersion5,
-	6: addSymbols,
-	7: addGrams,
-	8: addFactTargets,
-	9: addSegments,
+	5:  fromVersion5,
+	6:  addSymbols,
+	7:  addGrams,
+	8:  addFactTargets,
+	9:  addSegments,
+	10: addChangeLog,
 }
 
 // oldestMigrated is the oldest version migrated in place.

@@ -363,11 +363,12 @@ func TestReadVersion7(t *testing.T) {
 	if err := tx.Commit(ctx, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	// Back to version 7: no n-gram index (version 8) and no dependency
-	// targets, template marks or parsed files (version 9).
+	// Back to version 7: no n-gram index (version 8), no dependency
+	// targets, template marks or parsed files (version 9), no segments
+	// (version 10) and no change log (version 11).
 	for _, stmt := range []string{`DROP TABLE file_grams`, `ALTER TABLE package_deps DROP COLUMN target_kind`,
 		`ALTER TABLE package_deps DROP COLUMN target_path`, `ALTER TABLE specs DROP COLUMN template`, `DROP TABLE parsed_files`,
-		`DROP TABLE segment_postings`, `DROP TABLE segments`, `DROP TABLE index_state`, `DELETE FROM meta WHERE key = 'chunk_seq'`,
+		`DROP TABLE segment_postings`, `DROP TABLE segments`, `DROP TABLE index_state`, `DROP TABLE change_log`, `DELETE FROM meta WHERE key = 'chunk_seq'`,
 		`UPDATE meta SET value = '7' WHERE key = 'schema_version'`} {
 		if _, err := db.db.Exec(stmt); err != nil {
 			t.Fatal(err)
@@ -395,6 +396,10 @@ func TestReadVersion7(t *testing.T) {
 	}
 	if err := r.Grams(ctx, func(store.GramFile) error { return errors.New("a file in a table that does not exist") }); err != nil {
 		t.Error(err)
+	}
+	gen, _ := r.Generation(ctx)
+	if changes, ok, err := r.Changes(ctx, gen); err != nil || ok {
+		t.Errorf("changes of an index without a change log: %v, %v, %v; want not ok", changes, ok, err)
 	}
 	ro.Close()
 
@@ -468,8 +473,8 @@ func TestMigrateFactTargets(t *testing.T) {
 	if err != nil || len(found) != 6 {
 		t.Fatalf("specs kept: %d, %v", len(found), err)
 	}
-	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion || SchemaVersion != 10 {
-		t.Errorf("schema version %d (SchemaVersion %d), want 10", v, SchemaVersion)
+	if v, _ := schemaVersion(ctx, db.db); v != SchemaVersion || SchemaVersion != 11 {
+		t.Errorf("schema version %d (SchemaVersion %d), want 11", v, SchemaVersion)
 	}
 }
 

@@ -37,6 +37,9 @@ type DB struct {
 	// noSegments: an index of a schema before 10, read without migrating
 	// it, is all base (see addSegments).
 	noSegments bool
+	// noChangeLog: an index of a schema before 11, read without migrating
+	// it, has no change log (see addChangeLog).
+	noChangeLog bool
 }
 
 var _ store.DB = (*DB)(nil)
@@ -102,6 +105,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	}
 	d.noFactTargets = v < 9
 	d.noSegments = v < 10
+	d.noChangeLog = v < 11
 	return d, nil
 }
 
@@ -109,7 +113,8 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 // lacks the n-gram index, which its readers see as empty, and versions 7
 // and 8 lack the dependency targets and template marks of version 9,
 // which read as none, and versions 7 to 9 lack the segments of version 10:
-// their index is all base.
+// their index is all base; versions before 11 lack the change log, so
+// their readers read everything after each run.
 const oldestReadable = 7
 
 // openReadOnly opens path for queries and reads its schema version;

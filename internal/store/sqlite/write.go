@@ -25,6 +25,7 @@ type tx struct {
 	insText    *sql.Stmt
 	insSymbols *sql.Stmt
 	delta      *postingsDelta
+	change     runChange // for the change log
 	// chunkSeq is the last chunk id assigned (0: not read yet), and
 	// chunkSeqStart the one recorded in the database.
 	chunkSeq, chunkSeqStart int64
@@ -117,6 +118,7 @@ func fileStates(ctx context.Context, query func(context.Context, string, ...any)
 // forced rebuild); its posting lists and segments are dropped at Commit.
 func (t *tx) DeleteAll(ctx context.Context) error {
 	t.delta.reset = true
+	t.change = runChange{full: true}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM files WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing files: %w", err)
 	}
@@ -142,6 +144,7 @@ func (t *tx) DeleteFile(ctx context.Context, id int64) error {
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return err
 	}
+	t.change.removeFile(id)
 	return t.addFiles(ctx, -1)
 }
 
@@ -170,6 +173,7 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 	if err := t.addFiles(ctx, 1); err != nil {
 		return err
 	}
+	t.change.addFile(store.FileRow{ID: fileID, Path: f.Path, Language: f.Language, Lines: f.Lines})
 	if blob := store.EncodeSymbols(f.Symbols); blob != nil {
 		if _, err := t.insSymbols.ExecContext(ctx, fileID, blob); err != nil {
 			return fmt.Errorf("inserting the symbols of %s: %w", f.Path, err)
@@ -196,8 +200,10 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 			return fmt.Errorf("recording terms of a chunk of %s: %w", f.Path, err)
 		}
 		t.delta.add(chunkID, c.Stats)
-		t.delta.meta = append(t.delta.meta, store.ChunkMeta{ID: chunkID, FileID: fileID, StartLine: int32(c.StartLine),
-			EndLine: int32(c.EndLine), Kind: c.Kind, Symbols: strings.Join(c.Symbols, "\n")})
+		meta := store.ChunkMeta{ID: chunkID, FileID: fileID, StartLine: int32(c.StartLine),
+			EndLine: int32(c.EndLine), Kind: c.Kind, Symbols: strings.Join(c.Symbols, "\n")}
+		t.delta.meta = append(t.delta.meta, meta)
+		t.change.addChunk(c.Stats.Lens, meta)
 	}
 	return nil
 }
@@ -248,7 +254,11 @@ func (t *tx) Commit(ctx context.Context, at time.Time) error {
 	if err := t.saveState(ctx); err != nil {
 		return err
 	}
-	if err := t.SetMeta(ctx, store.MetaGeneration, strconv.FormatInt(at.UnixNano(), 10)); err != nil {
+	generation := strconv.FormatInt(at.UnixNano(), 10)
+	if err := t.logChange(ctx, generation); err != nil {
+		return err
+	}
+	if err := t.SetMeta(ctx, store.MetaGeneration, generation); err != nil {
 		return err
 	}
 	if _, err := t.tx.ExecContext(ctx, `UPDATE collections SET indexed_at = ? WHERE id = ?`, formatTime(at), t.collection); err != nil {

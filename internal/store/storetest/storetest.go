@@ -43,6 +43,7 @@ func Run(t *testing.T, b Backend) {
 		{"RollbackKeepsThePreviousGeneration", testRollback},
 		{"ReadersSeeCommittedGenerations", testReadersDuringWrite},
 		{"ForcedRebuild", testForcedRebuild},
+		{"ChangesSinceAGeneration", testChanges},
 		{"Meta", testMeta},
 		{"PackagesRoundTrip", testPackages},
 		{"SpecsRoundTrip", testSpecs},
@@ -443,6 +444,85 @@ func testForcedRebuild(t *testing.T, b Backend) {
 	lens, _ := r.DocLens(ctx)
 	if meta, _ := r.ChunkMeta(ctx, lens); lens.Len() != 1 || len(meta) != 1 || meta[0].Symbols != "B" {
 		t.Errorf("after a rebuild: %d lengths, metadata %+v", lens.Len(), meta)
+	}
+}
+
+// testChanges checks the change log: what a run changed, since the
+// generation a reader holds, and no answer across a forced rebuild or
+// from a generation the log does not know.
+func testChanges(t *testing.T, b Backend) {
+	db := newDB(t, b)
+	write(t, db, "c", "/r",
+		file{"a.go", []store.Chunk{chunk(1, "alpha shared", "A")}},
+		file{"b.go", []store.Chunk{chunk(1, "beta shared", "B")}},
+	)
+	r := reader(t, db, "c")
+	gen1, _ := r.Generation(ctx)
+	before, _ := r.DocLens(ctx)
+	tx := begin(t, db, "c", "/r")
+	states, _ := tx.FileStates(ctx)
+	if err := tx.DeleteFile(ctx, states["a.go"].ID); err != nil {
+		t.Fatal(err)
+	}
+	put(t, tx, file{"c.go", []store.Chunk{chunk(1, "gamma shared", "C1"), chunk(5, "delta", "C2")}})
+	commit(t, tx)
+	gen2, _ := r.Generation(ctx)
+	files, _ := r.Files(ctx)
+	after, _ := r.DocLens(ctx)
+
+	changes, ok, err := r.Changes(ctx, gen1)
+	if err != nil || !ok || len(changes) != 1 {
+		t.Fatalf("Changes(first generation) = %d changes, %v, %v; want 1", len(changes), ok, err)
+	}
+	c := changes[0]
+	var cRow store.FileRow
+	for _, f := range files {
+		if f.Path == "c.go" {
+			cRow = f
+		}
+	}
+	if c.Generation != gen2 || !slices.Equal(c.RemovedFiles, []int64{states["a.go"].ID}) ||
+		!reflect.DeepEqual(c.Files, []store.FileRow{cRow}) {
+		t.Errorf("change = generation %s (want %s), removed files %v (want %d), files %+v (want %+v)",
+			c.Generation, gen2, c.RemovedFiles, states["a.go"].ID, c.Files, cRow)
+	}
+	// The chunks: a.go's left, c.go's two came, above every earlier id.
+	var gone []int64
+	for _, id := range before.IDs {
+		if _, live := after.Pos(id); !live {
+			gone = append(gone, id)
+		}
+	}
+	added := after.IDs[len(after.IDs)-2:]
+	if !slices.Equal(c.RemovedChunks, gone) || len(gone) != 1 || c.Lens == nil || !slices.Equal(c.Lens.IDs, added) ||
+		len(c.Meta) != 2 || c.Meta[0].Symbols != "C1" || c.Meta[1].Symbols != "C2" || c.Meta[1].StartLine != 5 {
+		t.Errorf("change of chunks = removed %v (want %v), added %+v (want ids %v), meta %+v", c.RemovedChunks, gone, c.Lens, added, c.Meta)
+	}
+	if changes, ok, err := r.Changes(ctx, gen2); err != nil || !ok || len(changes) != 0 {
+		t.Errorf("Changes(current generation) = %+v, %v, %v; want none, ok", changes, ok, err)
+	}
+	for _, since := range []string{"", "not-a-generation"} {
+		if changes, ok, err := r.Changes(ctx, since); err != nil || ok {
+			t.Errorf("Changes(%q) = %+v, %v, %v; want not ok", since, changes, ok, err)
+		}
+	}
+
+	tx = begin(t, db, "c", "/r")
+	if err := tx.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	put(t, tx, file{"d.go", []store.Chunk{chunk(1, "epsilon", "D")}})
+	commit(t, tx)
+	gen3, _ := r.Generation(ctx)
+	if changes, ok, err := r.Changes(ctx, gen2); err != nil || ok {
+		t.Errorf("Changes across a forced rebuild = %+v, %v, %v; want not ok", changes, ok, err)
+	}
+	write(t, db, "c", "/r", file{"e.go", []store.Chunk{chunk(1, "zeta", "E")}})
+	write(t, db, "c", "/r", file{"f.go", []store.Chunk{chunk(1, "eta", "F")}})
+	changes, ok, err = r.Changes(ctx, gen3)
+	if err != nil || !ok || len(changes) != 2 || len(changes[0].Files) != 1 || changes[0].Files[0].Path != "e.go" ||
+		changes[1].Files[0].Path != "f.go" {
+		t.Errorf("Changes after the rebuild = %+v, %v, %v; want e.go's run then f.go's", changes, ok, err)
 	}
 }
 

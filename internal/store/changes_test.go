@@ -1,0 +1,45 @@
+package store
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestChangeRoundTrip(t *testing.T) {
+	for _, c := range []*Change{
+		{Lens: &DocLens{Avg: [NumFields]float64{1, 1, 1, 1, 1, 1}}},
+		{
+			RemovedFiles:  []int64{3, 9},
+			Files:         []FileRow{{ID: 9, Path: "a/b.go", Language: "go", Lines: 40}, {ID: 12, Path: "ü/c.md", Language: "markdown"}},
+			RemovedChunks: []int64{5, 6, 70},
+			Lens:          &DocLens{IDs: []int64{101, 102}, Lens: [][NumFields]uint16{{1, 2, 3, 4, 5, 6}, {9, 0, 0, 0, 0, 1}}},
+			Meta: []ChunkMeta{{ID: 101, FileID: 9, StartLine: 1, EndLine: 9, Kind: "function", Symbols: "A\nB"},
+				{ID: 102, FileID: 12, StartLine: 3, EndLine: 3, Kind: "section"}},
+		},
+	} {
+		got, err := DecodeChange(EncodeChange(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.RemovedFiles, c.RemovedFiles) || !slices.Equal(got.Files, c.Files) ||
+			!slices.Equal(got.RemovedChunks, c.RemovedChunks) || !slices.Equal(got.Lens.IDs, c.Lens.IDs) ||
+			!slices.Equal(got.Lens.Lens, c.Lens.Lens) || !slices.Equal(got.Meta, c.Meta) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, c)
+		}
+	}
+}
+
+// FuzzDecodeChange: a damaged record is an error, never a panic or a
+// huge allocation.
+func FuzzDecodeChange(f *testing.F) {
+	f.Add(EncodeChange(&Change{RemovedFiles: []int64{1}, Files: []FileRow{{ID: 2, Path: "p", Language: "go", Lines: 3}},
+		Lens: &DocLens{IDs: []int64{4}, Lens: [][NumFields]uint16{{1, 1, 1, 1, 1, 1}}},
+		Meta: []ChunkMeta{{ID: 4, FileID: 2, Kind: "block"}}}))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := DecodeChange(b)
+		if err == nil && len(c.Meta) != c.Lens.Len() {
+			t.Fatalf("decoded %d metadata for %d lengths", len(c.Meta), c.Lens.Len())
+		}
+	})
+}
