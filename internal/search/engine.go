@@ -51,9 +51,14 @@ type snapshot struct {
 	// examples and the like: [0] by the plain conventions, [1] by the
 	// wider ones too (fileFacts.demoted).
 	implChunks [2]int
-	// implementers maps a type's name to the files that implement or
-	// extend it (loadImplementers); nil when none do.
-	implementers map[string][]int32
+	// impl maps a type's name to the files that implement or extend it
+	// (loadImplementers), read from the symbol graph on the first search
+	// that needs it (implementersOf).
+	impl struct {
+		once  sync.Once
+		edges map[string][]int32
+		err   error
+	}
 	// inTests flags, by position, the chunks of a file's own test module
 	// (markTestRegions); nil when no file has one.
 	inTests []bool
@@ -114,13 +119,7 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 			return nil, err
 		}
 		if ok && len(changes) > 0 {
-			snap := e.snap.applyChanges(changes)
-			// The change log does not carry the symbol graph: it is read
-			// again (a pass over the symbols of every file).
-			if snap.implementers, err = loadImplementers(ctx, e.st, snap.files); err != nil {
-				return nil, err
-			}
-			e.snap = snap
+			e.snap = e.snap.applyChanges(changes)
 			return e.snap, nil
 		}
 	}
@@ -141,9 +140,6 @@ func (e *Engine) load(ctx context.Context) (*snapshot, error) {
 		plain[i] = *newFileFacts(f.Path, f.Language)
 	}
 	snap := newSnapshot(generation, files, plain, lens, meta)
-	if snap.implementers, err = loadImplementers(ctx, e.st, files); err != nil {
-		return nil, err
-	}
 	if vectors {
 		vecs, err := e.st.ChunkVectors(ctx)
 		if err != nil {
@@ -275,7 +271,15 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	} else {
 		top := topCandidates(cands, weights.rerankDepth)
 		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
-		ranked = rerank(q, top, snap, fileScores)
+		var implementing map[int32]bool
+		if namesInterface(q, top, snap) {
+			impl, err := snap.implementersOf(ctx, e.st)
+			if err != nil {
+				return nil, err
+			}
+			implementing = implementerFiles(q, impl)
+		}
+		ranked = rerank(q, top, snap, fileScores, implementing)
 	}
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, ranked)

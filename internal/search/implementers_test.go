@@ -34,9 +34,13 @@ func TestLoadImplementers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	impl, err := snap.implementersOf(context.Background(), eng.st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pathsOf := func(name string) []string {
 		var out []string
-		for _, s := range snap.implementers[name] {
+		for _, s := range impl[name] {
 			out = append(out, snap.files[s].Path)
 		}
 		slices.Sort(out)

@@ -163,10 +163,9 @@ func betterCandidate(a, b *candidate) bool {
 // exact symbols, low-value paths, file evidence and diversity across
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
-func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []scored {
+func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
 	out := make([]scored, 0, len(cands))
-	implementing := implementerFiles(q, snap.implementers)
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
