@@ -99,7 +99,24 @@ func (a *App) loadFileIndex(ctx context.Context, e *fileIndexEntry, r store.Read
 		defer e.mu.Unlock()
 		return e.ix, nil // loaded while this call waited
 	}
+	prev, prevGen := e.ix, e.generation
 	e.mu.Unlock()
+	if prev != nil {
+		// A run's change, applied: reading the index whole takes seconds
+		// on a large root, after every save.
+		changes, ok, err := r.Changes(ctx, prevGen)
+		if err != nil {
+			return nil, err
+		}
+		if ok && len(changes) > 0 {
+			if ix, ok := prev.WithChanges(changes); ok {
+				e.mu.Lock()
+				e.ix, e.generation = ix, changes[len(changes)-1].Generation
+				e.mu.Unlock()
+				return ix, nil
+			}
+		}
+	}
 	ix, err := files.LoadIndex(ctx, r)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,8 @@ type FileIndex struct {
 	// since the run): the search then lists files from the index instead
 	// of walking. Otherwise it walks and compares each file with Files.
 	Complete bool
+	// unindexed counts the files WithChanges listed without grams.
+	unindexed int
 }
 
 // IndexedFile is one file of a FileIndex.
@@ -31,7 +34,8 @@ type IndexedFile struct {
 	Size     int64
 	MTimeNS  int64
 	Binary   bool // never matches
-	HasGrams bool // its trigrams are in Grams; false: read it
+	HasGrams bool // its trigrams are in Grams, as file Slot; false: read it
+	Slot     int
 }
 
 // IndexFunc returns the FileIndex of the root at the absolute path root,
@@ -71,7 +75,7 @@ func (ix *FileIndex) skip(i int, size, mtimeNS int64, cand trigram.Set) bool {
 	if f.Size != size || f.MTimeNS != mtimeNS {
 		return false
 	}
-	return f.Binary || (f.HasGrams && !cand.Has(i))
+	return f.Binary || (f.HasGrams && !cand.Has(f.Slot))
 }
 
 // LoadIndex reads the n-gram index a collection holds (nil when it holds
@@ -88,7 +92,8 @@ func LoadIndex(ctx context.Context, r store.Reader) (*FileIndex, error) {
 	ix := &FileIndex{}
 	var grams [][]byte
 	err = r.Grams(ctx, func(f store.GramFile) error {
-		ix.Files = append(ix.Files, IndexedFile{Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Binary: f.Binary, HasGrams: !f.Binary && len(f.Grams) > 0})
+		ix.Files = append(ix.Files, IndexedFile{Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Binary: f.Binary,
+			HasGrams: !f.Binary && len(f.Grams) > 0, Slot: len(ix.Files)})
 		if f.Binary || len(f.Grams) == 0 {
 			grams = append(grams, nil)
 		} else {
@@ -106,4 +111,61 @@ func LoadIndex(ctx context.Context, r store.Reader) (*FileIndex, error) {
 		return nil, fmt.Errorf("loading the n-gram index: %w", err)
 	}
 	return ix, nil
+}
+
+// maxUnindexed bounds the files a FileIndex made by WithChanges reads
+// instead of narrowing by their grams: past it, reading the index whole
+// costs less than reading them on every search.
+const maxUnindexed = 1000
+
+// WithChanges returns the index of the generation the changes reach (see
+// store.Change), made from ix without reading the collection: the files
+// the changes wrote are listed with their new size and modification time
+// and read by each search instead of narrowed by grams (Grams is shared
+// with ix, which is not modified). It returns false when the caller must
+// load the index whole: a run emptied it, or too many files would be read.
+// The result is not Complete.
+func (ix *FileIndex) WithChanges(changes []store.Change) (*FileIndex, bool) {
+	unindexed := ix.unindexed
+	files := ix.Files
+	for _, c := range changes {
+		if c.GramsReset {
+			return nil, false
+		}
+		if len(c.RemovedGrams) == 0 && len(c.Grams) == 0 {
+			continue
+		}
+		gone := make(map[string]bool, len(c.RemovedGrams)+len(c.Grams))
+		for _, p := range c.RemovedGrams {
+			gone[p] = true
+		}
+		written := slices.Clone(c.Grams)
+		slices.SortFunc(written, func(a, b store.GramFile) int { return strings.Compare(a.Path, b.Path) })
+		for _, g := range written {
+			gone[g.Path] = true
+		}
+		out := make([]IndexedFile, 0, len(files)+len(written))
+		i := 0
+		for _, g := range written {
+			for ; i < len(files) && files[i].Path < g.Path; i++ {
+				if !gone[files[i].Path] {
+					out = append(out, files[i])
+				}
+			}
+			out = append(out, IndexedFile{Path: g.Path, Size: g.Size, MTimeNS: g.MTimeNS, Binary: g.Binary})
+			if !g.Binary {
+				unindexed++
+			}
+		}
+		for ; i < len(files); i++ {
+			if !gone[files[i].Path] {
+				out = append(out, files[i])
+			}
+		}
+		files = out
+	}
+	if unindexed > maxUnindexed {
+		return nil, false
+	}
+	return &FileIndex{Files: files, Grams: ix.Grams, unindexed: unindexed}, true
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,6 +225,87 @@ func TestIndexedSearchMatchesScan(t *testing.T) {
 	}
 }
 
+// TestIndexWithChangesMatchesScan: an index that follows runs through the
+// store's change log (WithChanges) answers as a scan does, vouched
+// complete or not, over rounds of edits, additions and removals.
+func TestIndexWithChangesMatchesScan(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(5, 6))
+	dir := t.TempDir()
+	code := indexFixture(t, rng, dir)
+	db, err := sqlite.Open(ctx, filepath.Join(dir, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	run := func() {
+		t.Helper()
+		if _, err := index.Run(ctx, db, index.Options{Root: code}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	r, err := db.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := LoadIndex(ctx, r)
+	if err != nil || ix == nil {
+		t.Fatalf("LoadIndex: %v, %v", ix, err)
+	}
+	gen, _ := r.Generation(ctx)
+	scan := New(nil, openRoot(t, code))
+	later := time.Now().Add(time.Hour)
+	for round := range 6 {
+		later = later.Add(time.Minute)
+		edits := map[string]string{
+			fmt.Sprintf("pkg%d/f%d.txt", round%3, round): fmt.Sprintf("round %d wombat needle\n", round),
+			fmt.Sprintf("fresh%d/new.go", round):         fmt.Sprintf("func Fresh%d() { return wombat }\n", round),
+		}
+		writeTree(t, code, edits)
+		for rel := range edits {
+			os.Chtimes(filepath.Join(code, rel), later, later)
+		}
+		if round > 0 {
+			os.RemoveAll(filepath.Join(code, fmt.Sprintf("fresh%d", round-1)))
+		}
+		run()
+		changes, ok, err := r.Changes(ctx, gen)
+		if err != nil || !ok || len(changes) != 1 {
+			t.Fatalf("round %d: Changes = %d, %v, %v", round, len(changes), ok, err)
+		}
+		if ix, ok = ix.WithChanges(changes); !ok {
+			t.Fatalf("round %d: WithChanges refused a small change", round)
+		}
+		gen = changes[0].Generation
+		// The files listed are those a fresh load lists, as they were walked.
+		fresh, err := LoadIndex(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walked := func(ix *FileIndex) []IndexedFile {
+			out := slices.Clone(ix.Files)
+			for i := range out {
+				out[i].HasGrams, out[i].Slot = false, 0
+			}
+			return out
+		}
+		if got, want := walked(ix), walked(fresh); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: files after WithChanges:\n%+v\nwant\n%+v", round, got, want)
+		}
+		lines := append(fixtureLines(t, code), "wombat")
+		for _, complete := range []bool{true, false} {
+			indexed := withIndex(scan, ix, complete)
+			for i := range 80 {
+				sameAnswer(t, scan, indexed, randomQuery(rng, lines), fmt.Sprintf("round %d, complete=%v, query %d", round, complete, i))
+			}
+			for _, q := range []string{"wombat", "needle", "Fresh"} {
+				sameAnswer(t, scan, indexed, SearchQuery{Query: q, Limit: 5000}, fmt.Sprintf("round %d, complete=%v", round, complete))
+			}
+		}
+	}
+}
+
 // TestSearchReportsLinkedFilesOnce checks that a folder linked inside the
 // root does not report its files twice, as the indexer does, while a
 // search of the link itself still finds them.
@@ -306,5 +388,32 @@ func TestListedFilesStayConfined(t *testing.T) {
 	}
 	if len(res.Results) != 1 {
 		t.Errorf("results %+v, want only a.txt", res.Results)
+	}
+}
+
+// BenchmarkLoadIndex times reading the n-gram index of an existing index
+// file into memory, as a server does after each run: LORE_BENCH_INDEX
+// names the file. Skipped without it.
+//
+//	LORE_BENCH_INDEX=/path/index.db go test -run XXX -bench LoadIndex -benchtime 5x ./internal/files
+func BenchmarkLoadIndex(b *testing.B) {
+	path := os.Getenv("LORE_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set LORE_BENCH_INDEX to an index file")
+	}
+	ctx := context.Background()
+	db, err := sqlite.OpenReadOnly(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	r, err := db.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if ix, err := LoadIndex(ctx, r); err != nil || ix == nil {
+			b.Fatalf("LoadIndex: %v, %v", ix, err)
+		}
 	}
 }

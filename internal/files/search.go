@@ -160,7 +160,7 @@ func (s *Service) planScopes(ctx context.Context, scopes []scope, m *matcher) {
 		}
 		f, ok := byRoot[sc.root]
 		if !ok {
-			if ix := s.index(ctx, sc.root.Path()); ix != nil && ix.Grams != nil && ix.Grams.Len() == len(ix.Files) {
+			if ix := s.index(ctx, sc.root.Path()); ix != nil && ix.Grams != nil {
 				f = found{ix, ix.Grams.Candidates(m.grams)}
 			}
 			byRoot[sc.root] = f
@@ -474,7 +474,7 @@ func listIndexed(ctx context.Context, sc scope, fn func(fsroot.File) error) erro
 			return ctx.Err()
 		}
 		f := &sc.ix.Files[i]
-		if f.Binary || (f.HasGrams && !sc.cand.Has(i)) {
+		if f.Binary || (f.HasGrams && !sc.cand.Has(f.Slot)) {
 			continue
 		}
 		if sc.glob != nil && !globMatch(sc.glob, f.Path) {

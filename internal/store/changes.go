@@ -15,12 +15,15 @@ import (
 // dropped (a store keeps only the latest few) breaks the chain, and the
 // reader reads everything, as it did before changes were recorded.
 
-// Change is what one run changed of a collection's files and chunks.
+// Change is what one run changed of a collection's files, chunks and
+// n-gram index.
 // Applying it to the state of the generation it replaced gives the state
 // of Generation: files RemovedFiles names go first, then Files are added
 // (an id may be both, when the store reused a removed file's id); the
 // chunks RemovedChunks names go, and the chunks of Lens and Meta, whose
-// ids are higher than any before them, are added.
+// ids are higher than any before them, are added. The n-gram index loses
+// the files RemovedGrams names and has those of Grams written (their
+// grams themselves are not recorded).
 type Change struct {
 	Generation    string
 	RemovedFiles  []int64     // increasing
@@ -28,6 +31,11 @@ type Change struct {
 	RemovedChunks []int64     // increasing
 	Lens          *DocLens    // the added chunks, by id (no averages)
 	Meta          []ChunkMeta // aligned with Lens.IDs
+	RemovedGrams  []string    // by path
+	Grams         []GramFile  // by path, without their grams
+	// GramsReset: the run emptied the n-gram index before writing Grams;
+	// a reader of it reads it whole.
+	GramsReset bool
 }
 
 // MaxChangeChunks bounds the chunks a recorded Change adds or removes: a
@@ -38,8 +46,10 @@ const MaxChangeChunks = 50_000
 // EncodeChange writes a Change (its Generation aside, which a store keeps
 // beside it) as: removed files, removed chunks (EncodeIDs each), the file
 // rows (count; per row the id delta, the path, the language, the lines),
-// then EncodeDocLens and EncodeChunkMeta of the added chunks, each
-// preceded by its length.
+// EncodeDocLens and EncodeChunkMeta of the added chunks, each preceded by
+// its length, then the removed n-gram files (count, paths) and the
+// written ones (count; per file the path, size, modification time and
+// whether it is binary), and 1 when GramsReset.
 func EncodeChange(c *Change) []byte {
 	buf := appendBlob(nil, EncodeIDs(c.RemovedFiles))
 	buf = appendBlob(buf, EncodeIDs(c.RemovedChunks))
@@ -57,7 +67,26 @@ func EncodeChange(c *Change) []byte {
 		lens = DocLensMap(c.Lens)
 	}
 	buf = appendBlob(buf, EncodeDocLens(lens))
-	return appendBlob(buf, EncodeChunkMeta(c.Meta))
+	buf = appendBlob(buf, EncodeChunkMeta(c.Meta))
+	buf = binary.AppendUvarint(buf, uint64(len(c.RemovedGrams)))
+	for _, p := range c.RemovedGrams {
+		buf = appendBlob(buf, []byte(p))
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(c.Grams)))
+	for _, g := range c.Grams {
+		buf = appendBlob(buf, []byte(g.Path))
+		buf = binary.AppendUvarint(buf, uint64(max(g.Size, 0)))
+		buf = binary.AppendVarint(buf, g.MTimeNS)
+		buf = binary.AppendUvarint(buf, boolFlag(g.Binary))
+	}
+	return binary.AppendUvarint(buf, boolFlag(c.GramsReset))
+}
+
+func boolFlag(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // DecodeChange reads what EncodeChange wrote.
@@ -82,6 +111,32 @@ func DecodeChange(b []byte) (*Change, error) {
 		c.Files[i] = FileRow{ID: id, Path: string(r.blob()), Language: string(r.blob()), Lines: int(r.next())}
 	}
 	lens, meta := r.blob(), r.blob()
+	n = r.next()
+	if r.bad || n > uint64(len(r.b)) {
+		return nil, ErrCorrupt
+	}
+	c.RemovedGrams = make([]string, n)
+	for i := range c.RemovedGrams {
+		c.RemovedGrams[i] = string(r.blob())
+	}
+	n = r.next()
+	if r.bad || n > uint64(len(r.b)) {
+		return nil, ErrCorrupt
+	}
+	c.Grams = make([]GramFile, n)
+	for i := range c.Grams {
+		g := &c.Grams[i]
+		g.Path = string(r.blob())
+		g.Size = int64(r.next())
+		mtime, k := binary.Varint(r.b)
+		if k <= 0 {
+			return nil, ErrCorrupt
+		}
+		r.b = r.b[k:]
+		g.MTimeNS = mtime
+		g.Binary = r.next() == 1
+	}
+	c.GramsReset = r.next() == 1
 	if r.bad || len(r.b) != 0 {
 		return nil, ErrCorrupt
 	}

@@ -15,6 +15,9 @@ func TestChangeRoundTrip(t *testing.T) {
 			Lens:          &DocLens{IDs: []int64{101, 102}, Lens: [][NumFields]uint16{{1, 2, 3, 4, 5, 6}, {9, 0, 0, 0, 0, 1}}},
 			Meta: []ChunkMeta{{ID: 101, FileID: 9, StartLine: 1, EndLine: 9, Kind: "function", Symbols: "A\nB"},
 				{ID: 102, FileID: 12, StartLine: 3, EndLine: 3, Kind: "section"}},
+			RemovedGrams: []string{"old.txt", "ü/x.png"},
+			Grams:        []GramFile{{Path: "a/b.go", Size: 90, MTimeNS: -5}, {Path: "logo.png", Size: 1 << 40, MTimeNS: 1 << 62, Binary: true}},
+			GramsReset:   true,
 		},
 	} {
 		got, err := DecodeChange(EncodeChange(c))
@@ -23,7 +26,10 @@ func TestChangeRoundTrip(t *testing.T) {
 		}
 		if !slices.Equal(got.RemovedFiles, c.RemovedFiles) || !slices.Equal(got.Files, c.Files) ||
 			!slices.Equal(got.RemovedChunks, c.RemovedChunks) || !slices.Equal(got.Lens.IDs, c.Lens.IDs) ||
-			!slices.Equal(got.Lens.Lens, c.Lens.Lens) || !slices.Equal(got.Meta, c.Meta) {
+			!slices.Equal(got.Lens.Lens, c.Lens.Lens) || !slices.Equal(got.Meta, c.Meta) ||
+			!slices.Equal(got.RemovedGrams, c.RemovedGrams) || !slices.EqualFunc(got.Grams, c.Grams, func(a, b GramFile) bool {
+			return a.Path == b.Path && a.Size == b.Size && a.MTimeNS == b.MTimeNS && a.Binary == b.Binary && b.Grams == nil
+		}) || got.GramsReset != c.GramsReset {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got, c)
 		}
 	}

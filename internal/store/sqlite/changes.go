@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -42,12 +43,14 @@ type runChange struct {
 	removedChunks []int64
 	lens          map[int64][store.NumFields]uint16
 	meta          []store.ChunkMeta
+	grams         map[string]*store.GramFile // written (grams left out), or nil: removed
+	gramsReset    bool                       // the n-gram index was emptied first
 }
 
 // tooLarge marks the change as not worth recording once it passes
 // store.MaxChangeChunks, and drops what it held.
 func (c *runChange) tooLarge() bool {
-	if !c.full && len(c.removedChunks)+len(c.lens) > store.MaxChangeChunks {
+	if !c.full && len(c.removedChunks)+len(c.lens)+len(c.grams) > store.MaxChangeChunks {
 		*c = runChange{full: true}
 	}
 	return c.full
@@ -82,6 +85,25 @@ func (c *runChange) addChunk(lens [store.NumFields]uint16, m store.ChunkMeta) {
 	c.meta = append(c.meta, m)
 }
 
+// resetGrams records that the n-gram index was emptied.
+func (c *runChange) resetGrams() {
+	c.gramsReset, c.grams = true, nil
+}
+
+// putGrams records that the n-gram index has f written; nil f: removed.
+func (c *runChange) putGrams(path string, f *store.GramFile) {
+	if c.gramsReset || c.tooLarge() {
+		return // readers of the n-gram index read it whole
+	}
+	if c.grams == nil {
+		c.grams = map[string]*store.GramFile{}
+	}
+	if f != nil {
+		f = &store.GramFile{Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Binary: f.Binary}
+	}
+	c.grams[path] = f
+}
+
 // logChange records the run's change at commit, from generation previous
 // to generation: before the new generation is set.
 func (t *tx) logChange(ctx context.Context, generation string) error {
@@ -104,9 +126,17 @@ func (t *tx) logChange(ctx context.Context, generation string) error {
 		return fmt.Errorf("reading the generation: %w", err)
 	}
 	ch := &store.Change{RemovedFiles: slices.Sorted(slices.Values(c.removedFiles)), Files: slices.Clone(c.files),
-		RemovedChunks: slices.Sorted(slices.Values(c.removedChunks)), Lens: docLensOf(c.lens), Meta: slices.Clone(c.meta)}
+		RemovedChunks: slices.Sorted(slices.Values(c.removedChunks)), Lens: docLensOf(c.lens), Meta: slices.Clone(c.meta),
+		GramsReset: c.gramsReset}
 	slices.SortFunc(ch.Files, func(a, b store.FileRow) int { return cmpID(a.ID, b.ID) })
 	slices.SortFunc(ch.Meta, func(a, b store.ChunkMeta) int { return cmpID(a.ID, b.ID) })
+	for _, path := range slices.Sorted(maps.Keys(c.grams)) {
+		if f := c.grams[path]; f != nil {
+			ch.Grams = append(ch.Grams, *f)
+		} else {
+			ch.RemovedGrams = append(ch.RemovedGrams, path)
+		}
+	}
 	if _, err := t.tx.ExecContext(ctx, `INSERT INTO change_log(collection_id, generation, previous, data) VALUES(?, ?, ?, ?)
 		ON CONFLICT(collection_id, generation) DO UPDATE SET previous = excluded.previous, data = excluded.data`,
 		t.collection, generation, previous, store.EncodeChange(ch)); err != nil {

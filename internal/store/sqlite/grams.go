@@ -58,6 +58,7 @@ func (t *tx) PutGrams(ctx context.Context, f store.GramFile) error {
 	if err != nil {
 		return fmt.Errorf("writing the grams of %s: %w", f.Path, err)
 	}
+	t.change.putGrams(f.Path, &f)
 	return nil
 }
 
@@ -66,6 +67,7 @@ func (t *tx) DeleteGrams(ctx context.Context, path string) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM file_grams WHERE collection_id = ? AND path = ?`, t.collection, path); err != nil {
 		return fmt.Errorf("deleting the grams of %s: %w", path, err)
 	}
+	t.change.putGrams(path, nil)
 	return nil
 }
 
@@ -74,6 +76,7 @@ func (t *tx) DeleteAllGrams(ctx context.Context) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM file_grams WHERE collection_id = ?`, t.collection); err != nil {
 		return fmt.Errorf("clearing the n-gram index: %w", err)
 	}
+	t.change.resetGrams()
 	return nil
 }
 
