@@ -55,9 +55,9 @@ type snapshot struct {
 	// (loadImplementers), read from the symbol graph on the first search
 	// that needs it (implementersOf).
 	impl struct {
-		once  sync.Once
+		mu    sync.Mutex
+		done  bool
 		edges map[string][]int32
-		err   error
 	}
 	// inTests flags, by position, the chunks of a file's own test module
 	// (markTestRegions); nil when no file has one.

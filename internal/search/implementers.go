@@ -103,12 +103,20 @@ func implementerFiles(q Query, impl map[string][]int32) map[int32]bool {
 // implementersOf returns loadImplementers of the snapshot's files, read
 // once, on the first search that asks: reading every file's symbols costs
 // several times what the rest of a snapshot does (tmux: 25 → 130 ms), and
-// only a symbol query naming an interface needs it (namesInterface).
+// only a symbol query naming an interface needs it (namesInterface). A
+// failed read (a cancelled search) is not kept: the next search tries
+// again.
 func (snap *snapshot) implementersOf(ctx context.Context, r store.Reader) (map[string][]int32, error) {
-	snap.impl.once.Do(func() {
-		snap.impl.edges, snap.impl.err = loadImplementers(ctx, r, snap.files)
-	})
-	return snap.impl.edges, snap.impl.err
+	snap.impl.mu.Lock()
+	defer snap.impl.mu.Unlock()
+	if !snap.impl.done {
+		edges, err := loadImplementers(ctx, r, snap.files)
+		if err != nil {
+			return nil, err
+		}
+		snap.impl.edges, snap.impl.done = edges, true
+	}
+	return snap.impl.edges, nil
 }
 
 // namesInterface reports whether a symbol query names an interface, trait

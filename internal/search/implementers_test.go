@@ -34,6 +34,12 @@ func TestLoadImplementers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A cancelled search fails without spoiling the snapshot for the next.
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := snap.implementersOf(cancelled, eng.st); err == nil {
+		t.Error("implementersOf with a cancelled context did not fail")
+	}
 	impl, err := snap.implementersOf(context.Background(), eng.st)
 	if err != nil {
 		t.Fatal(err)
