@@ -2,7 +2,10 @@ package fsroot
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -47,6 +50,9 @@ func parsePattern(line string, domain []string) gitignore.Pattern {
 	body, negated := strings.CutPrefix(line, "!")
 	prefix, ok := strings.CutSuffix(strings.TrimRight(body, " "), "/**")
 	if !ok || prefix == "" || strings.HasSuffix(body, `\ `) {
+		if p, ok := parseNamePattern(line, domain); ok {
+			return p
+		}
 		return gitignore.ParsePattern(line, domain)
 	}
 	if !strings.HasPrefix(prefix, "/") {
@@ -72,6 +78,81 @@ func (p insideOf) Match(path []string, _ bool) gitignore.MatchResult {
 		return gitignore.Include
 	}
 	return gitignore.Exclude
+}
+
+// namePattern is a pattern without a slash whose name is a literal
+// ("target"), a suffix ("*.pyc"), a prefix ("build*") or "*". go-git
+// matches such a pattern by calling filepath.Match on every component of
+// every path a walk meets, the walk's costliest step; comparing strings
+// answers the same (a component holds no separator for "*" to stop at).
+// parseNamePattern makes one exactly where go-git's ParsePattern would
+// make a simple-name pattern.
+type namePattern struct {
+	domain         []string
+	prefix, suffix string // the name is prefix + suffix, or prefix + anything + suffix when star
+	star           bool
+	dirOnly        bool
+	inclusion      bool
+}
+
+// parseNamePattern parses line as go-git's ParsePattern does, when the
+// result is a namePattern.
+func parseNamePattern(line string, domain []string) (namePattern, bool) {
+	p := namePattern{domain: slices.Clone(domain)}
+	line, p.inclusion = strings.CutPrefix(line, "!")
+	if !strings.HasSuffix(line, `\ `) {
+		line = strings.TrimRight(line, " ")
+	}
+	line, p.dirOnly = strings.CutSuffix(line, "/")
+	if strings.Contains(line, "/") {
+		return p, false // a glob over the path
+	}
+	name := line
+	if rest, ok := strings.CutPrefix(name, "*"); ok {
+		p.star, p.suffix = true, rest
+	} else if rest, ok := strings.CutSuffix(name, "*"); ok {
+		p.star, p.prefix = true, rest
+	} else {
+		p.prefix = name
+	}
+	if name == "" || strings.ContainsAny(p.prefix+p.suffix, `*?[\`) {
+		return p, false
+	}
+	return p, true
+}
+
+func (p namePattern) matches(name string) bool {
+	if !p.star {
+		return name == p.prefix
+	}
+	return len(name) >= len(p.prefix)+len(p.suffix) && strings.HasPrefix(name, p.prefix) && strings.HasSuffix(name, p.suffix)
+}
+
+// Match is go-git's simple-name match: some component of path below
+// the domain matches, and a pattern for folders does not match a file by
+// its own name.
+func (p namePattern) Match(path []string, isDir bool) gitignore.MatchResult {
+	if len(path) <= len(p.domain) {
+		return gitignore.NoMatch
+	}
+	for i, e := range p.domain {
+		if path[i] != e {
+			return gitignore.NoMatch
+		}
+	}
+	for i, name := range path[len(p.domain):] {
+		if !p.matches(name) {
+			continue
+		}
+		if p.dirOnly && !isDir && i == len(path)-len(p.domain)-1 {
+			return gitignore.NoMatch
+		}
+		if p.inclusion {
+			return gitignore.Include
+		}
+		return gitignore.Exclude
+	}
+	return gitignore.NoMatch
 }
 
 // negatedClassToGo rewrites git's negated character class "[!...]" to the
@@ -110,10 +191,19 @@ func excluded(patterns []gitignore.Pattern, path []string, isDir bool) bool {
 }
 
 // dirPatterns returns the patterns of the ignore files in dir, whose
-// components from the work-tree top are domain.
-func dirPatterns(dir string, domain []string) []gitignore.Pattern {
+// components from the work-tree top are domain. entries, when not nil, is
+// the folder's listing (sorted by name, as os.ReadDir returns it): an
+// ignore file it lacks is not looked for, which saves a failing open per
+// folder and name on a walk.
+func dirPatterns(dir string, domain []string, entries []os.DirEntry) []gitignore.Pattern {
 	var patterns []gitignore.Pattern
 	for _, name := range ignoreFileNames {
+		if entries != nil {
+			i := sort.Search(len(entries), func(i int) bool { return entries[i].Name() >= name })
+			if i == len(entries) || entries[i].Name() != name {
+				continue
+			}
+		}
 		patterns = append(patterns, readIgnoreFile(filepath.Join(dir, name), domain)...)
 	}
 	return patterns
@@ -130,7 +220,7 @@ func (r *Root) basePatterns() []gitignore.Pattern {
 	}
 	dir := r.top
 	for i, name := range r.base {
-		patterns = append(patterns, dirPatterns(dir, r.base[:i])...)
+		patterns = append(patterns, dirPatterns(dir, r.base[:i], nil)...)
 		if excluded(patterns, r.base[:i+1], true) {
 			return nil
 		}

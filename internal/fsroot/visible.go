@@ -78,7 +78,7 @@ func (v *realView) dir(rel string) *realDir {
 	if rel == "" {
 		comps := slices.Clone(root.base)
 		d = &realDir{visible: true, abs: root.path, comps: comps,
-			patterns: append(root.basePatterns(), dirPatterns(root.path, comps)...)}
+			patterns: append(root.basePatterns(), dirPatterns(root.path, comps, nil)...)}
 	} else {
 		parentRel, name := splitLast(rel)
 		parent := v.dir(parentRel)
@@ -86,7 +86,7 @@ func (v *realView) dir(rel string) *realDir {
 		d.visible = parent.visible && !v.w.hidden(name, rel, true) && !excluded(parent.patterns, d.comps, true) &&
 			!v.w.skipByName(name, rel, lazyNames(parent.abs)) && !v.w.skipByContents(name, lazyNames(d.abs))
 		if d.visible {
-			d.patterns = append(slices.Clip(parent.patterns), dirPatterns(d.abs, d.comps)...)
+			d.patterns = append(slices.Clip(parent.patterns), dirPatterns(d.abs, d.comps, nil)...)
 		}
 	}
 	v.dirs[rel] = d

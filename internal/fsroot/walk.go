@@ -117,7 +117,7 @@ func (r *Root) ReadDir(rel string, opts WalkOptions) ([]Entry, error) {
 	if d == nil {
 		return nil, errs.New(errs.NotFound, CodeNotFound, "path %q is hidden or ignored", rel).With("path", rel)
 	}
-	w.patterns = append(w.patterns, dirPatterns(d.abs, d.comps)...)
+	w.patterns = append(w.patterns, dirPatterns(d.abs, d.comps, entries)...)
 	items := w.visibleItems(d, entries)
 	out := make([]Entry, 0, len(items))
 	for _, it := range items {
@@ -286,7 +286,7 @@ func (w *walker) descend(parts []string, lastIsDir bool) bool {
 	abs := w.root.path
 	comps := slices.Clone(w.root.base)
 	for i, name := range parts {
-		w.patterns = append(w.patterns, dirPatterns(abs, comps)...)
+		w.patterns = append(w.patterns, dirPatterns(abs, comps, nil)...)
 		isDir := lastIsDir || i < len(parts)-1
 		if w.hidden(name, strings.Join(parts[:i+1], "/"), isDir) {
 			return false
@@ -331,7 +331,7 @@ func (w *walker) walk(ctx context.Context, d *dir, entries []os.DirEntry, fn fun
 		return fmt.Errorf("walking %s: %w", w.root.path, err)
 	}
 	mark := len(w.patterns)
-	w.patterns = append(w.patterns, dirPatterns(d.abs, d.comps)...)
+	w.patterns = append(w.patterns, dirPatterns(d.abs, d.comps, entries)...)
 	defer func() { w.patterns = w.patterns[:mark] }()
 
 	for _, it := range w.visibleItems(d, entries) {
