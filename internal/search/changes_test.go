@@ -146,6 +146,7 @@ func sameSnapshot(got, want *snapshot) error {
 		{"metadata", got.meta, want.meta},
 		{"chunk files", got.chunkFile, want.chunkFile},
 		{"implementation chunks", got.implChunks, want.implChunks},
+		{"test regions", got.inTests, want.inTests},
 		{"file stats", got.stats, want.stats},
 	} {
 		if !reflect.DeepEqual(f.got, f.want) {

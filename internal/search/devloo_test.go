@@ -73,6 +73,12 @@ func rankingSwitches() []rankingSwitch {
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "Windows ports demoted", off: one(&w.windowsVariant)},
+		{name: "a file's own test module demoted", off: one(&w.inFileTests)},
+		{name: "files implementing the named type", off: zero(&w.implementer)},
+		{name: "symbol queries match file names as written", off: func() func() {
+			w.literalNames = false
+			return func() { w.literalNames = true }
+		}},
 		{name: "chunk pick: longer callable", off: zero(&w.pickLength)},
 		{name: "chunk pick: named after a query word", off: zero(&w.pickOwnName)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
@@ -304,7 +310,7 @@ func sweepable() map[string]*float64 {
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
-		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
+		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

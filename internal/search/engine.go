@@ -57,6 +57,17 @@ type snapshot struct {
 	// examples and the like: [0] by the plain conventions, [1] by the
 	// wider ones too (fileFacts.demoted).
 	implChunks [2]int
+	// impl maps a type's name to the files that implement or extend it
+	// (loadImplementers), read from the symbol graph on the first search
+	// that needs it (implementersOf).
+	impl struct {
+		mu    sync.Mutex
+		done  bool
+		edges map[string][]int32
+	}
+	// inTests flags, by position, the chunks of a file's own test module
+	// (markTestRegions); nil when no file has one.
+	inTests []bool
 
 	// fromChanges: made by applying the store's change log to the
 	// previous snapshot rather than by reading the index.
@@ -198,6 +209,7 @@ func newSnapshot(generation string, files []store.FileRow, plain []fileFacts, le
 			}
 		}
 	}
+	snap.inTests = markTestRegions(meta, snap.chunkFile, len(files))
 	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
 	return snap
 }
@@ -285,7 +297,15 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	} else {
 		top := topCandidates(cands, weights.rerankDepth)
 		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
-		ranked = rerank(q, top, snap, fileScores)
+		var implementing map[int32]bool
+		if namesInterface(q, top, snap) {
+			impl, err := snap.implementersOf(ctx, e.st)
+			if err != nil {
+				return nil, err
+			}
+			implementing = implementerFiles(q, impl)
+		}
+		ranked = rerank(q, top, snap, fileScores, implementing)
 	}
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, ranked)

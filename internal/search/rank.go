@@ -45,6 +45,10 @@ type weightSet struct {
 	pickLength      float64 // within a file: a longer function or method, for a prose query (chunkPrior)
 	qualified       float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
 	pickOwnName     float64 // within a file: a function named exactly after a query word (chunkPrior)
+	inFileTests     float64 // multiplier for a chunk of a file's own test module (markTestRegions)
+	implementer     float64 // the file implements the type a symbol query names (implementerFiles)
+	implementerMax  float64 // ... when at most this many files do
+	literalNames    bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -99,6 +103,10 @@ var weights = weightSet{
 	pickOwnName:     0.2,
 	qualified:       0.5,
 	pickLength:      0.2,
+	inFileTests:     0.6,
+	implementer:     0.5,
+	implementerMax:  1,
+	literalNames:    true,
 
 	semanticCalibration: 0.01,
 
@@ -155,7 +163,7 @@ func betterCandidate(a, b *candidate) bool {
 // exact symbols, low-value paths, file evidence and diversity across
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
-func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []scored {
+func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
 	out := make([]scored, 0, len(cands))
 	for _, c := range cands {
@@ -169,14 +177,23 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 		// its first chunk only (see diversify).
 		nameShare := weights.fileName * wordShare(q, c.nameHit)
 		s -= nameShare
+		if q.Symbolic && weights.literalNames {
+			nameShare = weights.fileName * wordShare(q, literalNameHits(q, c.nameHit, facts.base))
+		}
 		bonus := nameShare + weights.fileNameExact*nameEvidenceScale(q)*namedAfterQuery(q, facts.base, facts.baseStem) +
 			weights.fileNameSubject*namedAfterSubject(q, facts.base, facts.baseStem) +
 			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)
 		s += weights.definition * definitionKind(row.Kind)
+		if implementing[slot] {
+			bonus += weights.implementer
+		}
 		if f := files[slot]; f != nil {
 			bonus += weights.fileLevel * f.score
 		}
 		m := fileMultiplier(q, facts, wantsTests, wantsDocs)
+		if snap.inTests != nil && snap.inTests[c.pos] && !wantsTests && !facts.demoted() {
+			m *= weights.inFileTests
+		}
 		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row)})
 	}
 	// File evidence and diversity both work file by file: group each
@@ -199,7 +216,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore) []s
 // yields when the query asks for what it demotes.
 func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	m := 1.0
-	if f.demoted() && !wantsTests {
+	if f.demoted() && !wantsTests && !(f.stubOnly && q.mentions(stubWords)) {
 		m *= weights.lowValuePath
 	}
 	if f.doc && !wantsDocs {
@@ -369,7 +386,10 @@ type fileFacts struct {
 	baseStem   string
 	folder     string // the parent folder's name, likewise
 	folderStem string
-	lowValue   bool // a test, example, benchmark, vendored or generated file
+	lowValue   bool // a test, example, benchmark, vendored or generated file, or a stand-in
+	// stubOnly is a stand-in (isStubName) that is demoted for nothing
+	// else: a query about mocks or fakes asks for it.
+	stubOnly bool
 	// testSupport is a test, benchmark, demo or test helper named by the
 	// wider conventions of isTestSupportPath.
 	testSupport bool
@@ -406,8 +426,9 @@ func newFileFacts(p, language string) *fileFacts {
 		folder = nameSeparators.Replace(strings.ToLower(path.Base(dir)))
 	}
 	base = nameSeparators.Replace(base)
-	return &fileFacts{base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
-		lowValue: isLowValuePath(p), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), doc: lang.IsDoc(language)}
+	testOrVendored := isTestOrVendoredPath(p)
+	return &fileFacts{stubOnly: !testOrVendored && isStubName(lowerStem(p)) && !isTestSupportPath(p) && !hasTestFolderPart(p), base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
+		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), doc: lang.IsDoc(language)}
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and
@@ -447,7 +468,12 @@ func definitionKind(kind string) float64 {
 // testWords and docWords are the words with which a query asks for tests
 // or for documentation, stemmed like query words.
 var (
-	testWords = stemSet("test", "tests", "testing", "spec", "specs", "example", "examples", "benchmark", "bench", "mock", "fixture")
+	testWords = stemSet("test", "tests", "testing", "spec", "specs", "example", "examples", "benchmark", "bench", "fixture")
+	// stubWords ask for stand-ins (isStubName): mock_store.go for "mock
+	// store". They do not ask for tests: "vi.fn mock function
+	// implementation" in a test runner asks how mocking is implemented,
+	// and its own tests of mocking stay below that.
+	stubWords = stemSet("mock", "mocks", "mocking", "fake", "fakes", "stub", "stubs")
 	docWords  = stemSet("doc", "docs", "document", "documentation", "readme", "guide", "tutorial", "changelog", "manual", "faq", "instructions")
 )
 
@@ -492,8 +518,19 @@ var lowValueDirs = map[string]bool{"test": true, "tests": true, "spec": true, "s
 	"vendor": true, "third_party": true, "fixtures": true, "docs_src": true}
 
 // isLowValuePath reports tests, examples, benchmarks, vendored and
-// generated code.
+// generated code, and stand-ins (isStubName).
 func isLowValuePath(p string) bool {
+	return isTestOrVendoredPath(p) || isStubName(lowerStem(p))
+}
+
+// lowerStem is a path's base name without its last extension, lower-cased.
+func lowerStem(p string) string {
+	base := path.Base(p)
+	return strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
+}
+
+// isTestOrVendoredPath is isLowValuePath without the stand-ins.
+func isTestOrVendoredPath(p string) bool {
 	lower := strings.ToLower(p)
 	for rest := lower; ; {
 		dir, after, found := strings.Cut(rest, "/")
@@ -511,8 +548,7 @@ func isLowValuePath(p string) bool {
 	return strings.HasSuffix(lowerStem, "_test") || strings.HasPrefix(lowerStem, "test_") ||
 		strings.HasSuffix(lowerStem, ".test") || strings.HasSuffix(lowerStem, ".spec") ||
 		strings.HasSuffix(lowerStem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
-		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2") ||
-		isStubName(lowerStem)
+		strings.Contains(lower, ".generated.") || strings.HasSuffix(lowerStem, ".pb") || strings.HasSuffix(lowerStem, "_pb2")
 }
 
 // markSuperseded finds code kept for an older major version, in a version
@@ -693,4 +729,25 @@ func isWindowsPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// literalNameHits keeps, of the query words found in a file's name (hits,
+// a bit per word), those whose text as typed is part of the name (base,
+// lower-cased without separators) or holds it (bloom.cc for
+// NewBloomFilterPolicy). A symbol query names code as written:
+// "Router" is not route_headers.go, although the stems of router and route
+// meet (the stemmer folds agent nouns: handler, handle). The parts of a
+// compound name keep the stem's reach (drainer.ex for drain_queue), and so
+// do prose queries.
+func literalNameHits(q Query, hits uint16, base string) uint16 {
+	for i, w := range q.Words {
+		if i >= maxWords {
+			break
+		}
+		text := nameSeparators.Replace(w.Text)
+		if hits&(1<<i) != 0 && len(w.Parts) == 0 && !strings.Contains(base, text) && !strings.Contains(text, base) {
+			hits &^= 1 << i
+		}
+	}
+	return hits
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"maps"
 	"math"
 	"reflect"
 	"strings"
@@ -426,6 +427,10 @@ func TestFileMultiplier(t *testing.T) {
 		{"an older version the query names", "v3 error types", fileFacts{superseded: "v3"}, false, 1},
 		{"a header beside its source, prose query", "domain name encoding", fileFacts{declares: true}, false, weights.headerBeside},
 		{"a header beside its source, symbol query", "uv_idna_toascii", fileFacts{declares: true}, false, 1},
+		{"a mock when mocks are asked for", "mock store", *newFileFacts("store/mock_store.go", "go"), false, 1},
+		{"a mock otherwise", "session store", *newFileFacts("store/mock_store.go", "go"), false, weights.lowValuePath},
+		{"a mock among tests when mocks are asked for", "mock store", *newFileFacts("tests/mock_store.go", "go"), false, weights.lowValuePath},
+		{"tests when mocking is asked about", "vi.fn mock function implementation", *newFileFacts("test/unit/vi-fn.test.ts", "typescript"), false, weights.lowValuePath},
 		{"demotions multiply", "error types", fileFacts{lowValue: true, superseded: "v1"}, false, weights.lowValuePath * weights.supersededPath},
 	}
 	for _, tt := range tests {
@@ -534,6 +539,50 @@ func TestQualifiedSymbolMatch(t *testing.T) {
 		got := qualifiedSymbolMatch(Analyze(c.query), &store.ChunkMeta{Symbols: c.symbols}, f.base)
 		if got != c.want {
 			t.Errorf("qualifiedSymbolMatch(%q, %q in %s) = %v, want %v", c.query, c.symbols, c.file, got, c.want)
+		}
+	}
+}
+
+func TestLiteralNameHits(t *testing.T) {
+	saved := weights
+	t.Cleanup(func() { weights = saved })
+	cases := []struct {
+		query string
+		path  string
+		want  uint16
+	}{
+		{"Router", "middleware/route_headers.go", 0},     // router and route share a stem only
+		{"Router", "router.go", 1},                       // named as written
+		{"Router", "chi_router_test.go", 1},              // the name holds the word
+		{"Bloom", "bloom_filter.cc", 1},                  // a prefix of the name
+		{"drain_queue", "lib/oban/queues/drainer.ex", 1}, // a compound's parts keep the stem's reach
+		{"NewBloomFilterPolicy", "util/bloom.cc", 1},     // the word holds the name
+	}
+	for _, c := range cases {
+		f := newFileFacts(c.path, "")
+		if got := literalNameHits(Analyze(c.query), 1, f.base); got != c.want {
+			t.Errorf("literalNameHits(%q, %s) = %b, want %b", c.query, c.path, got, c.want)
+		}
+	}
+}
+
+func TestImplementerFiles(t *testing.T) {
+	saved := weights
+	t.Cleanup(func() { weights = saved })
+	weights.implementer, weights.implementerMax = 0.5, 1
+	impl := map[string][]int32{"Router": {4}, "Handler": {1, 2, 3}}
+	cases := []struct {
+		query string
+		want  map[int32]bool
+	}{
+		{"Router", map[int32]bool{4: true}},    // the one implementation
+		{"Handler", nil},                       // too many to single out
+		{"Mux", nil},                           // nothing implements it
+		{"how the router matches routes", nil}, // prose: no symbol named
+	}
+	for _, c := range cases {
+		if got := implementerFiles(Analyze(c.query), impl); !maps.Equal(got, c.want) {
+			t.Errorf("implementerFiles(%q) = %v, want %v", c.query, got, c.want)
 		}
 	}
 }

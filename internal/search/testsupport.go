@@ -3,6 +3,8 @@ package search
 import (
 	"path"
 	"strings"
+
+	"github.com/lore-dev/lore/internal/tokenize"
 )
 
 // testSupportDirs are folders of code that exercises, demonstrates or
@@ -16,7 +18,7 @@ import (
 var testSupportDirs = map[string]bool{"regress": true, "regression": true, "regressions": true, "e2e": true,
 	"mocks": true, "benches": true, "jmh": true, "demo": true, "demos": true, "storybook": true, "stories": true,
 	"testutils": true, "testutil": true, "testhelpers": true, "testhelper": true, "testsupport": true,
-	"integrationtests": true, "testfixtures": true}
+	"integrationtests": true, "testfixtures": true, "testharness": true}
 
 // testSupportSuffixes end the base name (before its extension) of such
 // files: db_bench.cc, formatter-bench.cpp, parser_benchmark.cc,
@@ -50,9 +52,15 @@ func hasTestFolderPart(p string) bool {
 		if !found {
 			return false
 		}
-		for _, part := range strings.FieldsFunc(strings.ToLower(dir), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
-			if testFolderParts[part] {
+		for _, part := range strings.FieldsFunc(dir, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+			if testFolderParts[strings.ToLower(part)] {
 				return true
+			}
+			// The words of a CamelCase name too: VaporTesting/, IntegrationTests/.
+			for _, w := range tokenize.SplitIdentifier(part) {
+				if testFolderParts[w] {
+					return true
+				}
 			}
 		}
 		rest = after

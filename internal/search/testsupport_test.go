@@ -26,6 +26,7 @@ func TestTestSupportPaths(t *testing.T) {
 		{"test/test_helper.bash", true},
 		{"src/test/scala/io/circe/DecoderSpec.scala", true},
 		{"modules/benchmark/PrintingBenchmark.scala", true},
+		{"lua/telescope/testharness/helpers.lua", true},
 		// Implementation, however close the name.
 		{"src/benchmark.c", false},
 		{"lib/spec.js", false},
@@ -57,6 +58,9 @@ func TestTestFolderParts(t *testing.T) {
 		{"packages/slot/src/__snapshots__/slot.test.tsx.snap", true},
 		{"src/guide/transition-demos/Basic.vue", true},
 		{"moshi-kotlin-tests/src/main/kotlin/Dual.kt", true},
+		{"Sources/VaporTesting/TestingApplicationTester.swift", true},
+		{"Tests/IntegrationTests/Server.swift", true},
+		{"src/UnitTestHelpers/Fixture.cs", true},
 		// A test word in the file's own name, or inside a word of a
 		// folder's name, is not a folder of tests.
 		{"src/testing.go", false},
@@ -64,6 +68,9 @@ func TestTestFolderParts(t *testing.T) {
 		{"src/latest/api.ts", false},
 		{"packages/attestation/src/sign.ts", false},
 		{"lib/rack/mock_request.rb", false},
+		{"Sources/LatestVersion/Api.swift", false},
+		{"src/Contestant/Entry.cs", false},
+		{"packages/browser/src/client/tester/runner.ts", false},
 	}
 	for _, c := range cases {
 		if got := hasTestFolderPart(c.path); got != c.want {

@@ -49,3 +49,14 @@ func TestAsksForTests(t *testing.T) {
 		})
 	}
 }
+
+func TestStubWordsDoNotAskForTests(t *testing.T) {
+	for _, q := range []string{"vi.fn mock function implementation tracking calls", "fake clock", "stubs for the network"} {
+		if queryMentionsTests(Analyze(q)) {
+			t.Errorf("%q asks for tests", q)
+		}
+		if !Analyze(q).mentions(stubWords) {
+			t.Errorf("%q does not ask for stand-ins", q)
+		}
+	}
+}
