@@ -30,7 +30,7 @@ func TestLoadImplementers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := eng.load(context.Background())
+	snap, err := eng.load(context.Background(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
