@@ -14,6 +14,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	svc "github.com/lore-dev/lore/internal/app"
+	"github.com/lore-dev/lore/internal/config"
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/index"
 )
@@ -33,6 +34,7 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 	embedder := fs.String("embedder", "", `embedder: "builtin", "model2vec:<dir>" or "openai:<model>" (default: keep the recorded one)`)
 	noWait := fs.Bool("no-wait", false, "fail at once, instead of waiting, when another lore process is updating the index")
 	collection := fs.String("collection", "", "index PATH as this named collection of the collections database (see lore collections)")
+	memory := fs.String("memory", "", "memory budget of the run's in-memory index, e.g. 256MiB (default: $"+config.EnvIndexMemory+", else 32MiB); larger is faster on very large roots, never changes the index")
 	fs.Usage = func() { commandUsage(fs, "lore index [flags] [PATH]") }
 	pos, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -67,7 +69,11 @@ func runIndex(ctx context.Context, a *cli, args []string) error {
 			return err
 		}
 	}
-	req := svc.IndexRequest{Root: root.Path(), Force: *force, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
+	budget, err := config.IndexMemoryBudget(*memory, os.Getenv)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	req := svc.IndexRequest{Root: root.Path(), Force: *force, MemoryBudget: budget, Embedder: *embedder, MaxFileSize: *maxSize, SpecsDir: *specsDir,
 		NoWait: *noWait, OnWait: func(pid int) { fmt.Fprintln(a.stderr, waitingMessage(loc.Database, pid)) }}
 	if flagSet(fs, "skip-dir") {
 		req.SkipDirs = []string{} // named, even empty: replaces the recorded ones

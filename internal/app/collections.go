@@ -249,7 +249,8 @@ func (a *App) IndexCollection(ctx context.Context, name string, req IndexRequest
 	stats, err := index.Run(ctx, db, index.Options{
 		Root: root.Path(), Collection: name, Force: req.Force, Embedder: req.Embedder,
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
-		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths, DeferMerges: req.DeferMerges,
+		MemoryBudget: req.MemoryBudget, NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
+		DeferMerges: req.DeferMerges,
 	})
 	if err == nil {
 		a.keepFresh(root.Path(), name, store.Locator{Database: path, Collection: name})

@@ -17,6 +17,9 @@ type IndexRequest struct {
 	MaxFileSize int64
 	SkipDirs    []string
 	Workers     int
+	// MemoryBudget bounds the run's in-memory index, in bytes; 0 is the
+	// default (see index.Options.MemoryBudget).
+	MemoryBudget int64
 	// NoWait fails with INDEX_BUSY instead of waiting for another writer;
 	// OnWait is told, once, that the run waits and for which process.
 	NoWait   bool
@@ -48,7 +51,8 @@ func (a *App) Index(ctx context.Context, req IndexRequest) (*index.Stats, error)
 	stats, err := index.Run(ctx, db, index.Options{
 		Root: root.Path(), Collection: loc.Collection, Force: req.Force, Embedder: req.Embedder,
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
-		NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths, DeferMerges: req.DeferMerges,
+		MemoryBudget: req.MemoryBudget, NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
+		DeferMerges: req.DeferMerges,
 	})
 	if err == nil {
 		a.keepFresh(root.Path(), "", loc) // a root indexed in a server stays fresh

@@ -20,6 +20,10 @@ type Options struct {
 	Embedder   string // embedder spec ("builtin", "model2vec:<dir>", "openai:<model>"); empty keeps the recorded one
 	SpecsDir   string // where specs live, relative to Root; empty finds openspec/ and specs/
 	Workers    int    // parse workers; 0 means GOMAXPROCS
+	// MemoryBudget bounds the inverted index the run holds in memory, in
+	// bytes (see store.WriteOptions.MemoryBudget); 0 means
+	// store.DefaultMemoryBudget. It changes how the run writes, never what.
+	MemoryBudget int64
 	// MaxFileSize skips larger files; 0 keeps the limit the collection was
 	// last indexed with, or the walker's default (1 MiB); a negative value
 	// means no limit.

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lore-dev/lore/internal/chunk"
@@ -76,7 +77,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	// One writer per collection: a second run, from this process or
 	// another, waits here (or, with NoWait, fails) until the first is done.
 	tx, err := db.Write(ctx, collection, root.Path(), store.WriteOptions{NoWait: opts.NoWait, OnWait: opts.OnWait,
-		DeferMerges: opts.DeferMerges})
+		MemoryBudget: opts.MemoryBudget, DeferMerges: opts.DeferMerges})
 	if err != nil {
 		return nil, err
 	}
@@ -154,17 +155,24 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		}
 	}
 
-	seen := make(map[string]bool, len(files))
+	// seen is needed only to find what the index holds and the walk no
+	// longer found: a forced build (or a first run) knows nothing, and
+	// spares the map, one entry per file.
+	var seen map[string]bool
+	if len(known) > 0 || len(gramKnown) > 0 {
+		seen = make(map[string]bool, len(files))
+	}
 	results := process(ctx, files, known, gramKnown, keepGrams, opts.Workers)
+	defer results.stop()
 	done := 0
-	for i := range files {
-		var r *fileResult
-		select {
-		case r = <-results[i]:
-		case <-ctx.Done():
-			return nil, cancelled(ctx.Err())
+	for range files {
+		r, err := results.next(ctx)
+		if err != nil {
+			return nil, cancelled(err)
 		}
-		seen[r.file.Rel] = true
+		if seen != nil {
+			seen[r.file.Rel] = true
+		}
 		if err := apply(ctx, tx, r, stats); err != nil {
 			return nil, err
 		}
@@ -293,30 +301,68 @@ func generatedName(rel string) bool {
 	return strings.HasSuffix(base, ".min.js") || strings.HasSuffix(base, ".min.css") || strings.HasSuffix(base, ".map")
 }
 
-// process parses files on a pool of workers. The i-th channel delivers the
-// i-th file's result, so the writer consumes them in walk order and the
-// index is the same whatever the scheduling.
-func process(ctx context.Context, files []fsroot.File, known map[string]store.FileState, gramKnown map[string]store.GramState, keepGrams bool, workers int) []chan *fileResult {
+// resultsAhead is how many files per worker may be parsed ahead of the
+// writer: enough to keep the workers busy while the writer catches up on
+// a large file, few enough that the parsed results waiting for the writer
+// (each a file's chunks, text and term counts) stay a small, fixed amount
+// of memory however large the root.
+const resultsAhead = 4
+
+// results delivers the parsed files in walk order (see process).
+type results struct {
+	ring  []chan *fileResult // result i arrives on ring[i%len(ring)]
+	slots chan struct{}      // one per file handed out and not yet taken
+	quit  chan struct{}      // closed by stop: the workers end
+	read  int                // results taken so far
+	once  sync.Once
+	// handed counts the files handed out to the workers; at most
+	// len(ring) more than read.
+	handed atomic.Int64
+}
+
+// next waits for the next file's result in walk order.
+func (r *results) next(ctx context.Context) (*fileResult, error) {
+	select {
+	case res := <-r.ring[r.read%len(r.ring)]:
+		r.read++
+		<-r.slots // the file's slot is free: one more may be handed out
+		return res, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// stop ends the workers of a run that gives up before taking every
+// result.
+func (r *results) stop() { r.once.Do(func() { close(r.quit) }) }
+
+// process parses files on a pool of workers and delivers the results in
+// walk order, so the writer consumes them in that order and the index is
+// the same whatever the scheduling. At most resultsAhead files per worker
+// are handed out and not yet taken by the writer: workers never run
+// unboundedly ahead of it, so memory stays flat in the size of the root.
+func process(ctx context.Context, files []fsroot.File, known map[string]store.FileState, gramKnown map[string]store.GramState, keepGrams bool, workers int) *results {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]chan *fileResult, len(files))
-	for i := range results {
-		results[i] = make(chan *fileResult, 1)
+	window := workers * resultsAhead
+	r := &results{ring: make([]chan *fileResult, window), slots: make(chan struct{}, window), quit: make(chan struct{})}
+	for i := range r.ring {
+		// File i is handed out only once file i-window was taken, so its
+		// channel is empty then: a buffer of one never blocks a worker.
+		r.ring[i] = make(chan *fileResult, 1)
 	}
 	next := make(chan int)
-	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
+			var st stemmer
 			for i := range next {
 				f := files[i]
 				k, ok := known[f.Rel]
 				gk, gok := gramKnown[f.Rel]
 				g := gramJob{want: keepGrams, known: gk,
 					fresh: gok && gk.Size == f.Size && gk.MTimeNS == f.ModTime.UnixNano()}
-				results[i] <- processFile(f, k, ok, g)
+				r.ring[i%window] <- processFile(f, k, ok, g, &st)
 			}
 		}()
 	}
@@ -324,16 +370,26 @@ func process(ctx context.Context, files []fsroot.File, known map[string]store.Fi
 		defer close(next)
 		for i := range files {
 			select {
+			case r.slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			case <-r.quit:
+				return
+			}
+			r.handed.Add(1)
+			select {
 			case next <- i:
 			case <-ctx.Done():
+				return
+			case <-r.quit:
 				return
 			}
 		}
 	}()
-	return results
+	return r
 }
 
-func processFile(f fsroot.File, known store.FileState, isKnown bool, g gramJob) *fileResult {
+func processFile(f fsroot.File, known store.FileState, isKnown bool, g gramJob, st *stemmer) *fileResult {
 	r := &fileResult{file: f, known: known, isKnown: isKnown, generated: generatedName(f.Rel)}
 	mtime := f.ModTime.UnixNano()
 	chunksFresh := r.generated || (isKnown && known.Size == f.Size && known.MTimeNS == mtime)
@@ -399,7 +455,7 @@ func processFile(f fsroot.File, known store.FileState, isKnown bool, g gramJob) 
 		r.chunks[i] = store.Chunk{
 			StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Symbols: c.Symbols,
 			Signature: c.Signature, Breadcrumb: c.Breadcrumb, DocComment: c.DocComment, Content: c.Content,
-			Stats: termStats(terms),
+			Stats: termStats(terms, st),
 		}
 	}
 	return r

@@ -180,3 +180,69 @@ func compareCorpus(t *testing.T, ctx context.Context, a, b string, round int) {
 		t.Errorf("round %d: the incremental index differs from a rebuild:\n%s\nrebuild:\n%s", round, inc, full)
 	}
 }
+
+// TestMemoryBudgetSameResults builds the same files with a budget so small
+// that the run spills its postings after every file and with the default
+// one, then changes some files and updates both: the two indexes hold the
+// same corpus and answer every query the same, build and update.
+func TestMemoryBudgetSameResults(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 5))
+	root := t.TempDir()
+	files := map[string]string{}
+	var names []string
+	for i := range 120 {
+		ext := ".go"
+		if i%4 == 0 {
+			ext = ".py"
+		}
+		name := fmt.Sprintf("pkg%d/file%03d%s", i%6, i, ext)
+		names = append(names, name)
+		files[name] = genFile(rng, name, 0)
+	}
+	writeTree(t, root, files)
+	tiny := filepath.Join(t.TempDir(), "tiny.db")
+	roomy := filepath.Join(t.TempDir(), "roomy.db")
+	queries := []string{"router handler", "session token cache", "shader texture mesh", "payment invoice ledger",
+		"worker scheduler timer", "quaternion", "the budget of a tenant", "render widget column"}
+	compare := func(step string) {
+		t.Helper()
+		compareCorpus(t, ctx, tiny, roomy, 0)
+		for _, q := range queries {
+			if got, want := searchJSON(t, ctx, tiny, q), searchJSON(t, ctx, roomy, q); got != want {
+				t.Errorf("%s, %q: with a tiny budget\n%s\nwith the default\n%s", step, q, got, want)
+			}
+		}
+	}
+	build := func(step string) {
+		t.Helper()
+		for _, idx := range []struct {
+			path   string
+			budget int64
+		}{{tiny, 1}, {roomy, 0}} {
+			if _, err := runAt(ctx, idx.path, index.Options{Root: root, MemoryBudget: idx.budget}); err != nil {
+				t.Fatalf("%s: %v", step, err)
+			}
+		}
+		compare(step)
+	}
+	build("build")
+	mtime := time.Now().Add(time.Hour)
+	for i, name := range names {
+		if i%5 != 0 {
+			continue
+		}
+		abs := filepath.Join(root, filepath.FromSlash(name))
+		if i%3 == 0 {
+			os.Remove(abs)
+			continue
+		}
+		if err := os.WriteFile(abs, []byte(genFile(rng, name, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(abs, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build("update")
+}

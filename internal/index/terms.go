@@ -1,6 +1,8 @@
 package index
 
 import (
+	"strings"
+
 	"github.com/lore-dev/lore/internal/store"
 	"github.com/lore-dev/lore/internal/tokenize"
 )
@@ -9,8 +11,32 @@ import (
 // carry no more meaning.
 const maxFreq = 1000
 
+// maxStems bounds a stemmer's memory: past it the memo starts afresh.
+const maxStems = 1 << 15
+
+// stemmer memoises tokenize.Stem for one parse worker: code repeats its
+// words, and a build stemmed every occurrence of every word anew. Not safe
+// for concurrent use; the zero value is ready.
+type stemmer struct{ memo map[string]string }
+
+// stem is tokenize.Stem(t).
+func (s *stemmer) stem(t string) string {
+	if st, ok := s.memo[t]; ok {
+		return st
+	}
+	if s.memo == nil || len(s.memo) >= maxStems {
+		s.memo = make(map[string]string, 1024)
+	}
+	// The term may be a slice of a file's text: the memo keeps a copy,
+	// not the file.
+	t = strings.Clone(t)
+	st := tokenize.Stem(t)
+	s.memo[t] = st
+	return st
+}
+
 // termStats counts the stemmed code-aware terms of each field of a chunk.
-func termStats(fields [store.NumFields][]string) store.TermStats {
+func termStats(fields [store.NumFields][]string, s *stemmer) store.TermStats {
 	ts := store.TermStats{Freqs: map[string][store.NumFields]uint16{}}
 	for f, terms := range fields {
 		n := len(terms)
@@ -19,7 +45,7 @@ func termStats(fields [store.NumFields][]string) store.TermStats {
 		}
 		ts.Lens[f] = uint16(n)
 		for _, t := range terms {
-			st := tokenize.Stem(t)
+			st := s.stem(t)
 			c := ts.Freqs[st]
 			if c[f] < maxFreq {
 				c[f]++

@@ -62,11 +62,11 @@ func EncodeChange(c *Change) []byte {
 		buf = appendBlob(buf, []byte(f.Language))
 		buf = binary.AppendUvarint(buf, uint64(max(f.Lines, 0)))
 	}
-	lens := map[int64][NumFields]uint16{}
-	if c.Lens != nil {
-		lens = DocLensMap(c.Lens)
+	lens := c.Lens
+	if lens == nil {
+		lens = &DocLens{}
 	}
-	buf = appendBlob(buf, EncodeDocLens(lens))
+	buf = appendBlob(buf, EncodeDocLensOf(lens))
 	buf = appendBlob(buf, EncodeChunkMeta(c.Meta))
 	buf = binary.AppendUvarint(buf, uint64(len(c.RemovedGrams)))
 	for _, p := range c.RemovedGrams {

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
 	"sort"
 )
 
@@ -46,6 +47,14 @@ func DecodePostings(b []byte) ([]Posting, error) {
 		list = append(list, p)
 	})
 	return list, err
+}
+
+// AppendPostings decodes an encoded list onto the end of dst.
+func AppendPostings(dst []Posting, b []byte) ([]Posting, error) {
+	err := eachEncodedPosting(b, func(n int) { dst = slices.Grow(dst, n) }, func(p Posting) {
+		dst = append(dst, p)
+	})
+	return dst, err
 }
 
 // DecodePostingsAt decodes a posting list resolved to positions in lens.
@@ -109,6 +118,21 @@ func EncodeDocLens(all map[int64][NumFields]uint16) []byte {
 		buf = binary.AppendUvarint(buf, uint64(id-prev))
 		prev = id
 		for _, l := range all[id] {
+			buf = binary.AppendUvarint(buf, uint64(l))
+		}
+	}
+	return buf
+}
+
+// EncodeDocLensOf writes the lengths of d, whose ids increase, exactly as
+// EncodeDocLens writes them from a map.
+func EncodeDocLensOf(d *DocLens) []byte {
+	buf := binary.AppendUvarint(make([]byte, 0, 1+d.Len()*7), uint64(d.Len()))
+	var prev int64
+	for i, id := range d.IDs {
+		buf = binary.AppendUvarint(buf, uint64(id-prev))
+		prev = id
+		for _, l := range d.Lens[i] {
 			buf = binary.AppendUvarint(buf, uint64(l))
 		}
 	}

@@ -28,6 +28,20 @@ func TestPostingsEncoding(t *testing.T) {
 	if _, ok := d.Pos(5); ok {
 		t.Errorf("Pos(5) found a chunk that is not there")
 	}
+	if got, want := EncodeDocLensOf(d), EncodeDocLens(lens); !slices.Equal(got, want) {
+		t.Errorf("EncodeDocLensOf = %x, EncodeDocLens = %x", got, want)
+	}
+	if got := EncodeDocLensOf(&DocLens{}); !slices.Equal(got, EncodeDocLens(nil)) {
+		t.Errorf("EncodeDocLensOf of nothing = %x", got)
+	}
+	head := []Posting{{ChunkID: 1, Freqs: [NumFields]uint16{0, 0, 0, 0, 0, 1}}}
+	joined, err := AppendPostings(slices.Clone(head), EncodePostings(list))
+	if err != nil || !reflect.DeepEqual(joined, append(head, list...)) {
+		t.Errorf("AppendPostings = %v, %v", joined, err)
+	}
+	if _, err := AppendPostings(nil, []byte{0xff}); err == nil {
+		t.Errorf("AppendPostings of a corrupt list: no error")
+	}
 }
 
 func TestDecodePostingsAt(t *testing.T) {

@@ -114,15 +114,6 @@ func JoinDocLens(parts []*DocLens, dead IDSet) *DocLens {
 	return out
 }
 
-// DocLensMap returns the lengths of d by chunk id, for EncodeDocLens.
-func DocLensMap(d *DocLens) map[int64][NumFields]uint16 {
-	m := make(map[int64][NumFields]uint16, d.Len())
-	for i, id := range d.IDs {
-		m[id] = d.Lens[i]
-	}
-	return m
-}
-
 // JoinChunkMeta joins the chunk metadata of a base and its segments,
 // oldest first, leaving out the chunks in dead; the result is sorted by id
 // when each part is.

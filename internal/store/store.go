@@ -71,18 +71,27 @@ type DB interface {
 }
 
 // WriteOptions say what a writer does when another one holds the
-// collection.
+// collection, and how much memory its run may hold.
 type WriteOptions struct {
 	// NoWait fails at once with an *errs.Error of kind Busy (INDEX_BUSY).
 	NoWait bool
 	// OnWait, if set, is called once before waiting, with the holder's
 	// process id (0 when unknown).
 	OnWait func(holderPID int)
+	// MemoryBudget bounds, in bytes, the inverted index a run holds in
+	// memory: beyond it the run moves what it has gathered out of memory
+	// (into a temporary part of the store) and joins the parts at commit,
+	// so that a build of any size holds about this much. The result is
+	// the same whatever the budget. 0 means DefaultMemoryBudget.
+	MemoryBudget int64
 	// DeferMerges leaves the merging of the collection's segments, which
 	// a commit otherwise does, to a later Maintain: the run's change is
 	// searchable before the merge's cost is paid.
 	DeferMerges bool
 }
+
+// DefaultMemoryBudget is a run's MemoryBudget when none is given.
+const DefaultMemoryBudget = 32 << 20
 
 // Reader reads one collection. It is safe for concurrent use; each call
 // sees the last committed generation at the time of the call.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -15,14 +14,25 @@ import (
 // per-chunk tables kept as blobs (lengths, metadata). At commit a full
 // build writes them as the collection's base; an incremental run writes
 // them as a new segment (see segments.go), so that its cost follows the
-// change, not the collection.
+// change, not the collection. Past the run's memory budget the gathered
+// lists are spilled and the lengths and metadata encoded (see spill.go).
 type postingsDelta struct {
 	reset   bool                       // a forced rebuild: stored lists are dropped
 	added   map[string][]store.Posting // term → new postings
 	removed map[int64]bool             // chunks that left the index
 	dirty   map[string]bool            // terms whose lists lose a removed chunk
-	lens    map[int64][store.NumFields]uint16
-	meta    []store.ChunkMeta // metadata of the new chunks
+	// ids are the chunks the run added, increasing (ids only grow); lens
+	// and meta the lengths and metadata of those added since the last
+	// spill, in the same order, and lensParts and metaParts those of the
+	// earlier ones, encoded, one per spill.
+	ids                  []int64
+	lens                 [][store.NumFields]uint16
+	meta                 []store.ChunkMeta
+	lensParts, metaParts [][]byte
+	// size estimates the memory added, lens and meta hold; parts counts
+	// the spills.
+	size  int64
+	parts int
 }
 
 func newPostingsDelta() *postingsDelta {
@@ -30,45 +40,118 @@ func newPostingsDelta() *postingsDelta {
 		added:   map[string][]store.Posting{},
 		removed: map[int64]bool{},
 		dirty:   map[string]bool{},
-		lens:    map[int64][store.NumFields]uint16{},
 	}
 }
 
 func (d *postingsDelta) empty() bool {
-	return !d.reset && len(d.added) == 0 && len(d.removed) == 0
+	return !d.reset && len(d.added) == 0 && d.parts == 0 && len(d.removed) == 0
 }
 
-func (d *postingsDelta) add(chunkID int64, ts store.TermStats) {
+// What add counts toward a run's memory budget: a posting in a list (24
+// bytes, in a list grown by doubling, so about half as much again), a
+// term's map entry, list header and first list besides its bytes, and a
+// chunk's id, lengths and metadata besides its symbols. Checked against
+// the live heap of a 4M-line build (GODEBUG=gctrace=1): the heap between
+// spills grows by about the budget.
+const (
+	postingCost = 40
+	termCost    = 96
+	chunkCost   = 100
+)
+
+// add gathers a new chunk; its id is higher than any added before.
+func (d *postingsDelta) add(m store.ChunkMeta, ts store.TermStats) {
 	for term, f := range ts.Freqs {
-		d.added[term] = append(d.added[term], store.Posting{ChunkID: chunkID, Freqs: f})
+		list, ok := d.added[term]
+		if !ok {
+			d.size += termCost + int64(len(term))
+		}
+		d.added[term] = append(list, store.Posting{ChunkID: m.ID, Freqs: f})
 	}
-	d.lens[chunkID] = ts.Lens
+	d.size += int64(len(ts.Freqs))*postingCost + chunkCost + int64(len(m.Symbols))
+	d.ids = append(d.ids, m.ID)
+	d.lens = append(d.lens, ts.Lens)
+	d.meta = append(d.meta, m)
+}
+
+// addedByRun reports whether the run added chunk id.
+func (d *postingsDelta) addedByRun(id int64) bool {
+	_, ok := slices.BinarySearch(d.ids, id)
+	return ok
 }
 
 // dropOwnRemovals takes the chunks that the run both added and removed out
-// of what it adds: they never reach the index.
-func (d *postingsDelta) dropOwnRemovals() {
-	own := false
+// of what it adds: they never reach the index. It returns them, for what
+// was already spilled.
+func (d *postingsDelta) dropOwnRemovals() store.IDSet {
+	own := store.IDSet{}
 	for id := range d.removed {
-		if _, ok := d.lens[id]; ok {
-			own = true
-			delete(d.lens, id)
+		if d.addedByRun(id) {
+			own[id] = struct{}{}
 			delete(d.removed, id)
 		}
 	}
-	if !own {
-		return
+	if len(own) == 0 {
+		return own
 	}
-	live := func(p store.Posting) bool { _, ok := d.lens[p.ChunkID]; return ok }
+	d.ids = slices.DeleteFunc(d.ids, own.Has)
 	for term, list := range d.added {
-		list = slices.DeleteFunc(list, func(p store.Posting) bool { return !live(p) })
+		list = slices.DeleteFunc(list, func(p store.Posting) bool { return own.Has(p.ChunkID) })
 		if len(list) == 0 {
 			delete(d.added, term)
 		} else {
 			d.added[term] = list
 		}
 	}
-	d.meta = slices.DeleteFunc(d.meta, func(m store.ChunkMeta) bool { _, ok := d.lens[m.ID]; return !ok })
+	var lens [][store.NumFields]uint16
+	for i, m := range d.meta {
+		if !own.Has(m.ID) {
+			lens = append(lens, d.lens[i])
+		}
+	}
+	d.lens = lens
+	d.meta = slices.DeleteFunc(d.meta, func(m store.ChunkMeta) bool { return own.Has(m.ID) })
+	return own
+}
+
+// spillChunks encodes the lengths and metadata gathered since the last
+// spill as one more part of each.
+func (d *postingsDelta) spillChunks() {
+	if len(d.meta) == 0 {
+		return
+	}
+	ids := make([]int64, len(d.meta))
+	for i, m := range d.meta {
+		ids[i] = m.ID
+	}
+	d.lensParts = append(d.lensParts, store.EncodeDocLensOf(&store.DocLens{IDs: ids, Lens: d.lens}))
+	d.metaParts = append(d.metaParts, store.EncodeChunkMeta(d.meta))
+	d.lens, d.meta = nil, nil
+}
+
+// chunks returns the lengths and metadata of every chunk the run added,
+// in id order, without those in own.
+func (d *postingsDelta) chunks(own store.IDSet) (*store.DocLens, []store.ChunkMeta, error) {
+	lensParts := make([]*store.DocLens, 0, len(d.lensParts)+1)
+	metaParts := make([][]store.ChunkMeta, 0, len(d.metaParts)+1)
+	for i := range d.lensParts {
+		lens, err := store.DecodeDocLens(d.lensParts[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		meta, err := store.DecodeChunkMeta(d.metaParts[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		lensParts, metaParts = append(lensParts, lens), append(metaParts, meta)
+	}
+	ids := make([]int64, len(d.meta))
+	for i, m := range d.meta {
+		ids[i] = m.ID
+	}
+	lensParts = append(lensParts, &store.DocLens{IDs: ids, Lens: d.lens})
+	metaParts = append(metaParts, d.meta)
+	return store.JoinDocLens(lensParts, own), store.JoinChunkMeta(metaParts, own), nil
 }
 
 // forgetChunks records that the chunks of a file are leaving the index,
@@ -107,7 +190,7 @@ func (t *tx) flushPostings(ctx context.Context) error {
 	if d.empty() {
 		return t.completeChunkMeta(ctx) // writes the blob only if an older index lacks it
 	}
-	d.dropOwnRemovals()
+	own := d.dropOwnRemovals()
 	full := d.reset
 	if !full {
 		var err error
@@ -116,7 +199,7 @@ func (t *tx) flushPostings(ctx context.Context) error {
 		}
 	}
 	if !full {
-		if err := t.writeSegment(ctx); err != nil {
+		if err := t.writeSegment(ctx, own); err != nil {
 			return err
 		}
 		t.delta = newPostingsDelta() // flushed: a second flush has nothing to do
@@ -125,36 +208,40 @@ func (t *tx) flushPostings(ctx context.Context) error {
 	if err := t.clearPostings(ctx); err != nil {
 		return err
 	}
-	terms := make([]string, 0, len(d.added))
-	for term := range d.added {
-		terms = append(terms, term)
-	}
-	sort.Strings(terms)
 	put, err := t.tx.PrepareContext(ctx, `INSERT INTO postings(collection_id, term, df, data) VALUES(?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer put.Close()
-	for _, term := range terms {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		list := d.added[term]
-		sortPostings(list)
+	err = t.eachList(ctx, own, func(term string, list []store.Posting) error {
 		if _, err := put.ExecContext(ctx, t.collection, term, len(list), store.EncodePostings(list)); err != nil {
 			return fmt.Errorf("writing postings of %q: %w", term, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if err := t.putBlob(ctx, blobDocLens, store.EncodeDocLens(d.lens)); err != nil {
+	// The base's blobs are joined from the encoded parts, never decoded
+	// whole: a large build's commit holds the parts and the blobs only.
+	d.spillChunks()
+	lens, n, err := store.ConcatDocLens(d.lensParts, own)
+	if err != nil {
+		return fmt.Errorf("joining the run's chunk lengths: %w", err)
+	}
+	if err := t.putBlob(ctx, blobDocLens, lens); err != nil {
 		return fmt.Errorf("writing chunk lengths: %w", err)
 	}
-	if err := t.setBaseChunks(ctx, len(d.lens)); err != nil {
+	lens = nil
+	if err := t.setBaseChunks(ctx, n); err != nil {
 		return err
 	}
-	meta := slices.Clone(d.meta)
-	slices.SortFunc(meta, func(a, b store.ChunkMeta) int { return cmpID(a.ID, b.ID) })
-	if err := t.putChunkMeta(ctx, meta); err != nil {
-		return err
+	meta, err := store.ConcatChunkMeta(d.metaParts, own)
+	if err != nil {
+		return fmt.Errorf("joining the run's chunk metadata: %w", err)
+	}
+	if err := t.putBlob(ctx, blobChunkMeta, meta); err != nil {
+		return fmt.Errorf("writing chunk metadata: %w", err)
 	}
 	t.delta = newPostingsDelta()
 	return nil

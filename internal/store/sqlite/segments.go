@@ -103,15 +103,19 @@ func (t *tx) saveChunkSeq(ctx context.Context) error {
 	return nil
 }
 
-// writeSegment writes the run's changes as a new segment.
-func (t *tx) writeSegment(ctx context.Context) error {
+// writeSegment writes the run's changes as a new segment, without the
+// chunks in own (added and removed by the run).
+func (t *tx) writeSegment(ctx context.Context, own store.IDSet) error {
 	d := t.delta
 	var last int64
 	if err := t.tx.QueryRowContext(ctx, `SELECT coalesce(max(seg), 0) FROM segments WHERE collection_id = ?`, t.collection).Scan(&last); err != nil {
 		return fmt.Errorf("reading the index's segments: %w", err)
 	}
-	s := &segment{seg: last + 1, lens: docLensOf(d.lens), meta: slices.Clone(d.meta)}
-	slices.SortFunc(s.meta, func(a, b store.ChunkMeta) int { return cmpID(a.ID, b.ID) })
+	lens, meta, err := d.chunks(own)
+	if err != nil {
+		return fmt.Errorf("joining the run's chunk lengths and metadata: %w", err)
+	}
+	s := &segment{seg: last + 1, lens: lens, meta: meta}
 	for id := range d.removed {
 		s.deleted = append(s.deleted, id)
 	}
@@ -120,10 +124,18 @@ func (t *tx) writeSegment(ctx context.Context) error {
 		s.dirty = append(s.dirty, term)
 	}
 	sort.Strings(s.dirty)
-	for _, list := range d.added {
-		sortPostings(list)
+	put, err := t.tx.PrepareContext(ctx, `INSERT INTO segment_postings(collection_id, term, seg, data) VALUES(?, ?, ?, ?)`)
+	if err != nil {
+		return err
 	}
-	if err := t.putSegmentPostings(ctx, s.seg, d.added); err != nil {
+	defer put.Close()
+	err = t.eachList(ctx, own, func(term string, list []store.Posting) error {
+		if _, err := put.ExecContext(ctx, t.collection, term, s.seg, store.EncodePostings(list)); err != nil {
+			return fmt.Errorf("writing postings of %q: %w", term, err)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return t.putSegment(ctx, s, true)
@@ -174,7 +186,7 @@ func (t *tx) putSegment(ctx context.Context, s *segment, insert bool) error {
 	if !insert {
 		q = `UPDATE segments SET size = ?3, chunks = ?4, doclens = ?5, chunkmeta = ?6, deleted = ?7, dirty = ?8 WHERE collection_id = ?1 AND seg = ?2`
 	}
-	_, err := t.tx.ExecContext(ctx, q, t.collection, s.seg, s.size, s.lens.Len(), store.EncodeDocLens(store.DocLensMap(s.lens)),
+	_, err := t.tx.ExecContext(ctx, q, t.collection, s.seg, s.size, s.lens.Len(), store.EncodeDocLensOf(s.lens),
 		store.EncodeChunkMeta(s.meta), store.EncodeIDs(s.deleted), strings.Join(s.dirty, "\n"))
 	if err != nil {
 		return fmt.Errorf("writing segment %d: %w", s.seg, err)
@@ -500,7 +512,7 @@ func (t *tx) mergeIntoBase(ctx context.Context) error {
 		metaParts = append(metaParts, s.meta)
 	}
 	lens := store.JoinDocLens(lensParts, dead)
-	if err := t.putBlob(ctx, blobDocLens, store.EncodeDocLens(store.DocLensMap(lens))); err != nil {
+	if err := t.putBlob(ctx, blobDocLens, store.EncodeDocLensOf(lens)); err != nil {
 		return fmt.Errorf("writing chunk lengths: %w", err)
 	}
 	if err := t.setBaseChunks(ctx, lens.Len()); err != nil {
@@ -539,7 +551,7 @@ func (t *tx) mergeIntoBase(ctx context.Context) error {
 // once), plus the run's own change not yet written.
 func (t *tx) chunkCount(ctx context.Context) (int, error) {
 	d := t.delta
-	n := len(d.lens) - len(d.removed)
+	n := len(d.ids) - len(d.removed)
 	if d.reset {
 		return n, nil
 	}
@@ -684,7 +696,7 @@ func (d *DB) Maintain(ctx context.Context, collection string) error {
 		}
 		return fmt.Errorf("reading collection %s: %w", collection, err)
 	}
-	t, err := d.begin(ctx, id, lock)
+	t, err := d.begin(ctx, id, lock, 0)
 	if err != nil {
 		lock.Release()
 		return err

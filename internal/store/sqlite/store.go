@@ -263,7 +263,7 @@ func (d *DB) Write(ctx context.Context, collection, root string, opts store.Writ
 	if err := d.db.QueryRowContext(ctx, `SELECT id FROM collections WHERE name = ?`, collection).Scan(&id); err != nil {
 		return nil, fmt.Errorf("reading collection %s: %w", collection, err)
 	}
-	t, err := d.begin(ctx, id, lock)
+	t, err := d.begin(ctx, id, lock, opts.MemoryBudget)
 	if err != nil {
 		return nil, err
 	}

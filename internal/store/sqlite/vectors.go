@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/lore-dev/lore/internal/embed"
@@ -12,16 +13,11 @@ import (
 
 // AddedChunks returns the ids of the chunks this run inserted, sorted.
 func (t *tx) AddedChunks() []int64 {
-	ids := make([]int64, 0, len(t.delta.lens))
-	for id := range t.delta.lens {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids
+	return slices.Clone(t.delta.ids)
 }
 
 // ChangedChunks is how many chunks this run added or removed.
-func (t *tx) ChangedChunks() int { return len(t.delta.lens) + len(t.delta.removed) }
+func (t *tx) ChangedChunks() int { return len(t.delta.ids) + len(t.delta.removed) }
 
 // ChunkTermFreqs returns, for the given chunks (nil: every chunk), each
 // chunk's stemmed terms with their total frequency over all fields, read

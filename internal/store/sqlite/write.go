@@ -25,6 +25,7 @@ type tx struct {
 	insText    *sql.Stmt
 	insSymbols *sql.Stmt
 	delta      *postingsDelta
+	budget     int64     // bytes of postings held before they are spilled (see spill.go)
 	change     runChange // for the change log
 	// deferMerges: Commit leaves merging segments to Maintain.
 	deferMerges bool
@@ -39,12 +40,15 @@ var _ store.WriteTx = (*tx)(nil)
 
 // begin starts the transaction of a run over collection, which will
 // release lock when it ends.
-func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock) (*tx, error) {
+func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock, budget int64) (*tx, error) {
 	sqlTx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting the index transaction: %w", err)
 	}
-	t := &tx{d: d, tx: sqlTx, lock: lock, collection: collection, delta: newPostingsDelta()}
+	if budget <= 0 {
+		budget = store.DefaultMemoryBudget
+	}
+	t := &tx{d: d, tx: sqlTx, lock: lock, collection: collection, delta: newPostingsDelta(), budget: budget}
 	prepare := func(q string) *sql.Stmt {
 		if err != nil {
 			return nil
@@ -201,11 +205,13 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 		if _, err := t.insTerms.ExecContext(ctx, chunkID, strings.Join(terms, "\n")); err != nil {
 			return fmt.Errorf("recording terms of a chunk of %s: %w", f.Path, err)
 		}
-		t.delta.add(chunkID, c.Stats)
 		meta := store.ChunkMeta{ID: chunkID, FileID: fileID, StartLine: int32(c.StartLine),
 			EndLine: int32(c.EndLine), Kind: c.Kind, Symbols: strings.Join(c.Symbols, "\n")}
-		t.delta.meta = append(t.delta.meta, meta)
+		t.delta.add(meta, c.Stats)
 		t.change.addChunk(c.Stats.Lens, meta)
+	}
+	if t.delta.size > t.budget {
+		return t.spillPostings(ctx)
 	}
 	return nil
 }
@@ -283,6 +289,7 @@ func (t *tx) Rollback() error {
 		return nil
 	}
 	err := t.tx.Rollback()
+	t.dropSpill()
 	t.end()
 	return err
 }
