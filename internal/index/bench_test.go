@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -139,7 +138,7 @@ func BenchmarkReindexRepoOneFile(b *testing.B) {
 	if _, err := runAt(ctx, idx, index.Options{Root: tree}); err != nil {
 		b.Fatal(err)
 	}
-	target := middleSource(b, tree)
+	target := middleSource(b, tree, idx)
 	rel, err := filepath.Rel(tree, target)
 	if err != nil {
 		b.Fatal(err)
@@ -195,28 +194,27 @@ func reportPercentiles(b *testing.B, lat []time.Duration, prefix string) {
 	b.ReportMetric(float64(lat[(len(lat)*95+99)/100-1].Microseconds())/1000, prefix+"p95-ms")
 }
 
-// middleSource returns the source file (.go, .rs, .py, .ts, .java) in the
-// middle of tree's sorted paths.
-func middleSource(b *testing.B, tree string) string {
-	var paths []string
-	err := filepath.WalkDir(tree, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != tree {
-			return filepath.SkipDir
-		}
-		switch filepath.Ext(p) {
-		case ".go", ".rs", ".py", ".ts", ".java":
-			if d.Type().IsRegular() {
-				paths = append(paths, p)
-			}
-		}
-		return nil
-	})
-	if err != nil || len(paths) == 0 {
-		b.Fatalf("no source file in %s: %v", tree, err)
+// middleSource returns the indexed source file (.go, .rs, .py, .ts,
+// .java) in the middle of the index's sorted paths: one a run indexes,
+// not one an ignore file hides.
+func middleSource(b *testing.B, tree, idx string) string {
+	r, err := openReader(b, context.Background(), idx)
+	if err != nil {
+		b.Fatal(err)
 	}
-	slices.Sort(paths)
-	return paths[len(paths)/2]
+	files, err := r.Files(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var paths []string
+	for _, f := range files {
+		switch filepath.Ext(f.Path) {
+		case ".go", ".rs", ".py", ".ts", ".java":
+			paths = append(paths, f.Path)
+		}
+	}
+	if len(paths) == 0 {
+		b.Fatalf("no source file indexed in %s", tree)
+	}
+	return filepath.Join(tree, filepath.FromSlash(paths[len(paths)/2]))
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -48,4 +49,41 @@ func FuzzDecodeChange(f *testing.F) {
 			t.Fatalf("decoded %d metadata for %d lengths", len(c.Meta), c.Lens.Len())
 		}
 	})
+}
+
+// TestJoinLiveMatchesAFilter: joining parts in runs between dead chunks
+// gives what filtering entry by entry gives, for sorted and unsorted
+// parts.
+func TestJoinLiveMatchesAFilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for round := range 300 {
+		var parts [][]Posting
+		next := int64(1)
+		for range rng.IntN(4) {
+			var p []Posting
+			for range rng.IntN(50) {
+				next += int64(1 + rng.IntN(3))
+				p = append(p, Posting{ChunkID: next})
+			}
+			if round%5 == 0 {
+				rng.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+			}
+			parts = append(parts, p)
+		}
+		dead := IDSet{}
+		for range rng.IntN(20) {
+			dead[1+rng.Int64N(next+2)] = struct{}{}
+		}
+		var want []Posting
+		for _, p := range parts {
+			for _, v := range p {
+				if !dead.Has(v.ChunkID) {
+					want = append(want, v)
+				}
+			}
+		}
+		if got := JoinPostings(parts, dead); !slices.EqualFunc(got, want, func(a, b Posting) bool { return a.ChunkID == b.ChunkID }) {
+			t.Fatalf("round %d: %v, want %v", round, got, want)
+		}
+	}
 }
