@@ -38,6 +38,8 @@ type Engine struct {
 	// moment earlier, instead of queueing behind it.
 	loading sync.Mutex
 
+	postingCache postingCache // posting lists of the current snapshot (postingcache.go)
+
 	mu      sync.Mutex     // guards emb and embSpec
 	emb     embed.Embedder // the index's embedder, when not the built-in one
 	embSpec string
@@ -261,7 +263,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	for i, t := range terms {
 		names[i] = t.term
 	}
-	hits, err := e.st.Postings(ctx, names, snap.lens)
+	hits, err := e.postings(ctx, snap, names)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,175 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/lore-dev/lore/internal/store"
+	"github.com/lore-dev/lore/internal/store/sqlite"
+	"github.com/lore-dev/lore/internal/testtree"
+)
+
+// TestPostingCache checks that the lists the engine serves from its cache
+// are the store's, before and after a run commits a new generation, under
+// budgets from generous to tiny (which evict at every search), and that a
+// search still on an older snapshot neither reads nor fills the cache.
+func TestPostingCache(t *testing.T) {
+	ctx := context.Background()
+	words := []string{"router", "session", "token", "cache", "shader", "ledger", "widget", "tenant", "budget", "parser"}
+	files := map[string]string{}
+	for i := range 24 {
+		w, v := words[i%len(words)], words[(i/len(words)+i)%len(words)]
+		files[fmt.Sprintf("pkg%d/%s_%d.go", i%3, w, i)] = fmt.Sprintf(
+			"package p\n\n// %s%d handles the %s of a %s.\nfunc %s%d() {}\n\n// %sToken reads a %s token.\nfunc %sToken%d() {}\n",
+			w, i, w, v, w, i, v, v, v, i)
+	}
+	queries := [][]string{
+		{"router", "session"}, {"token"}, {"session", "token", "ledger"}, {"widget", "nowhere"},
+		{"router", "session"}, {"budget", "parser", "tenant", "shader", "cache"}, {"token", "router"},
+	}
+	for _, tc := range []struct {
+		name   string
+		budget int
+	}{
+		{"default budget", 0},
+		{"small budget", 2048},
+		{"budget below every list", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			testtree.Write(t, root, files)
+			idx := filepath.Join(t.TempDir(), "index.db")
+			indexAt(t, root, idx)
+			eng, err := openTestEngine(t, idx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng.postingCache.budget = tc.budget
+			check := func(when string) {
+				t.Helper()
+				snap := eng.snap.Load()
+				for _, terms := range queries {
+					got, err := eng.postings(ctx, snap, terms)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := eng.st.Postings(ctx, terms, snap.lens)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s: postings of %v from the cache differ from the store's", when, terms)
+					}
+					budget := tc.budget
+					if budget == 0 {
+						budget = postingCacheBytes
+					}
+					if _, bytes := eng.postingCache.cached(); bytes > budget {
+						t.Fatalf("%s: the cache holds %d bytes, over its budget of %d", when, bytes, budget)
+					}
+				}
+			}
+			check("first reads")
+			check("second reads")
+			lists, _ := eng.postingCache.cached()
+			if tc.budget == 1 && lists != 0 {
+				t.Fatalf("%d lists kept under a budget no list fits", lists)
+			}
+			if tc.budget == 0 && lists == 0 {
+				t.Fatal("nothing kept under the default budget")
+			}
+
+			// A run changes which chunks hold "router": the next search reads
+			// the new generation's lists, not the cached ones.
+			old := eng.snap.Load()
+			abs := filepath.Join(root, "pkg0", "router_0.go")
+			if err := os.WriteFile(abs, []byte("package p\n\n// Ledger keeps a widget.\nfunc Ledger() {}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			later := time.Now().Add(time.Hour)
+			if err := os.Chtimes(abs, later, later); err != nil {
+				t.Fatal(err)
+			}
+			indexAt(t, root, idx)
+			if err := eng.Refresh(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if eng.snap.Load() == old {
+				t.Fatal("the run did not make a new snapshot")
+			}
+			check("after the run")
+
+			// A search still on the old snapshot reads the store and keeps
+			// nothing.
+			before, _ := eng.postingCache.cached()
+			got, err := eng.postings(ctx, old, []string{"zzz-absent", "router"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := eng.st.Postings(ctx, []string{"zzz-absent", "router"}, old.lens)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatal("postings read for an old snapshot differ from the store's")
+			}
+			if after, _ := eng.postingCache.cached(); after != before || eng.postingCache.snap != eng.snap.Load() {
+				t.Fatalf("a search on an old snapshot changed the cache: %d lists, then %d", before, after)
+			}
+		})
+	}
+}
+
+// TestPostingCacheSearchesUnchanged checks that ranked results are the same
+// whether the posting lists come from the store or from the cache.
+func TestPostingCacheSearchesUnchanged(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	testtree.Write(t, root, map[string]string{
+		"net/tcp.go":     "package net\n\n// ReadStream reads bytes from a TCP stream.\nfunc ReadStream() {}\n",
+		"net/udp.go":     "package net\n\n// ReadPacket reads a packet from a UDP socket with a timeout.\nfunc ReadPacket() {}\n",
+		"rt/spawn.go":    "package rt\n\n// Spawn runs a background task on the pool.\nfunc Spawn() {}\n",
+		"rt/shutdown.go": "package rt\n\n// Shutdown waits for a graceful shutdown signal, then cancels every task.\nfunc Shutdown() {}\n",
+		"README.md":      "# demo\n\nTasks, streams and timeouts.\n",
+	})
+	idx := filepath.Join(t.TempDir(), "index.db")
+	indexAt(t, root, idx)
+	cached, err := openTestEngine(t, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite.OpenReadOnly(ctx, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, q := range []string{"read bytes from a TCP stream", "background task", "shutdown signal task", "read timeout", "task"} {
+		for round := range 3 {
+			got, err := cached.Search(ctx, Options{Query: q, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := db.Reader(ctx, store.DefaultCollection)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := New(ctx, r) // an empty cache: every list from the store
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := fresh.Search(ctx, Options{Query: q, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.TookMS, want.TookMS = 0, 0
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q, round %d: results differ with the cache:\n got %+v\nwant %+v", q, round, got, want)
+			}
+		}
+	}
+}
