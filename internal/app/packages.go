@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"sync"
 
 	"github.com/lore-dev/lore/internal/packages"
 	"github.com/lore-dev/lore/internal/search"
@@ -13,6 +14,27 @@ type Packages struct {
 	*packages.Graph
 	generation string
 	index      *search.PackageIndex
+
+	memo sync.Map // what Memo built, by key (string -> any)
+}
+
+// Memo returns what build makes of these packages under key, building it
+// once: a front end's rendering of an answer that depends only on the
+// packages and on key (list_packages' JSON for one kind). It lives as long
+// as this generation's packages, so it is never stale; keys must come
+// from a small fixed set (they are never dropped before the generation).
+// A failed build is not kept. Concurrent first calls may each build; one
+// result is kept and returned to all later calls.
+func (p *Packages) Memo(key string, build func() (any, error)) (any, error) {
+	if v, ok := p.memo.Load(key); ok {
+		return v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return nil, err
+	}
+	kept, _ := p.memo.LoadOrStore(key, v)
+	return kept, nil
 }
 
 // Search ranks the packages against query (see search.PackageIndex).

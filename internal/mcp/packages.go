@@ -355,19 +355,32 @@ func (s *Server) listPackagesTool() *tool {
 		if err != nil {
 			return nil, err
 		}
-		kind := in.Kind
-		var pkgs []packages.Package
-		for _, p := range g.Packages() {
-			if kind == "" || p.Kind == kind {
-				pkgs = append(pkgs, p)
-			}
+		// The answer depends only on the generation's packages and kind:
+		// it is encoded once per generation and kind.
+		enc, err := g.Memo("list_packages\x00"+in.Kind, func() (any, error) {
+			return newEncodedResult(listPackages(g, in.Kind))
+		})
+		if err != nil {
+			return nil, fmt.Errorf("encoding the result of list_packages: %w", err)
 		}
-		out := map[string]any{"packages": summarizeAll(pkgs), "total": len(pkgs)}
-		if kind != "" {
-			out["kind"] = kind
-		}
-		return &outcome{structured: out}, nil
+		return &outcome{encoded: enc.(*encodedResult)}, nil
 	})
+}
+
+// listPackages is list_packages' structured content: the packages of kind
+// ("" for all), in the graph's order.
+func listPackages(g *app.Packages, kind string) map[string]any {
+	var pkgs []packages.Package
+	for _, p := range g.Packages() {
+		if kind == "" || p.Kind == kind {
+			pkgs = append(pkgs, p)
+		}
+	}
+	out := map[string]any{"packages": summarizeAll(pkgs), "total": len(pkgs)}
+	if kind != "" {
+		out["kind"] = kind
+	}
+	return out
 }
 
 // indexStatus is index_status's answer.

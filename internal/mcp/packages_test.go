@@ -399,3 +399,60 @@ func TestPackagesSharedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestListPackagesAfterARun checks list_packages' answer, which is encoded
+// once per index generation and kind: asked again it is the same, and
+// after a run that adds a package it lists the new package, for every kind
+// asked before.
+func TestListPackagesAfterARun(t *testing.T) {
+	e := newEnv(t, map[string]string{
+		"go.mod":               "module example.com/first\n\ngo 1.22\n",
+		"tools/a/Cargo.toml":   "[package]\nname = \"alpha\"\nversion = \"0.1.0\"\n",
+		"web/app/package.json": `{"name": "webapp", "version": "1.0.0"}`,
+	})
+	cs := indexed(t, e, nil, nil)
+	list := func(kind string) []string {
+		t.Helper()
+		args := map[string]any{}
+		if kind != "" {
+			args["kind"] = kind
+		}
+		res := callTool(t, cs, "list_packages", args)
+		if res.IsError {
+			t.Fatalf("list_packages(%q): %s", kind, textOf(res))
+		}
+		textIsStructuredJSON(t, res)
+		return namesOf(t, structured(t, res)["packages"])
+	}
+	for _, tc := range []struct {
+		kind   string
+		before []string
+	}{
+		{"", []string{"alpha", "example.com/first", "webapp"}},
+		{"cargo", []string{"alpha"}},
+		{"go", []string{"example.com/first"}},
+		{"npm", []string{"webapp"}},
+	} {
+		for range 2 {
+			if got := list(tc.kind); !slices.Equal(got, tc.before) {
+				t.Fatalf("kind %q before the run: %v, want %v", tc.kind, got, tc.before)
+			}
+		}
+	}
+	writeTree(t, e.root, map[string]string{"tools/b/Cargo.toml": "[package]\nname = \"beta\"\nversion = \"0.2.0\"\n"})
+	if res := callTool(t, cs, "index_codebase", map[string]any{"path": e.root}); res.IsError {
+		t.Fatalf("index_codebase: %s", textOf(res))
+	}
+	for _, tc := range []struct {
+		kind  string
+		after []string
+	}{
+		{"", []string{"alpha", "beta", "example.com/first", "webapp"}},
+		{"cargo", []string{"alpha", "beta"}},
+		{"go", []string{"example.com/first"}},
+	} {
+		if got := list(tc.kind); !slices.Equal(got, tc.after) {
+			t.Fatalf("kind %q after the run: %v, want %v", tc.kind, got, tc.after)
+		}
+	}
+}

@@ -65,6 +65,26 @@ type outcome struct {
 	structured any           // the structuredContent, matching the output schema
 	text       string        // the text rendering; "" means the JSON of structured
 	content    []sdk.Content // more content after the text (resource links), passed through unchanged
+	// encoded, when set, is the structured content already encoded, and
+	// its text rendering: structured and text are then unused.
+	encoded *encodedResult
+}
+
+// encodedResult is a structured content encoded once (encodeResult) and
+// its JSON as the text rendering, for an answer a tool keeps and gives
+// again (list_packages, per index generation).
+type encodedResult struct {
+	raw  json.RawMessage
+	text string
+}
+
+// newEncodedResult encodes v as render would.
+func newEncodedResult(v any) (*encodedResult, error) {
+	data, err := encodeResult(v)
+	if err != nil {
+		return nil, err
+	}
+	return &encodedResult{raw: data, text: string(data)}, nil
 }
 
 // runGuarded runs a tool, turning a panic into an internal error: one bad
@@ -152,6 +172,10 @@ func (s *Server) mapError(err error) error {
 func (s *Server) render(t *tool, out *outcome, err error) (*sdk.CallToolResult, error) {
 	if err != nil {
 		return errorResult(t, err), err
+	}
+	if enc := out.encoded; enc != nil {
+		content := append([]sdk.Content{&sdk.TextContent{Text: enc.text}}, out.content...)
+		return &sdk.CallToolResult{Content: content, StructuredContent: enc.raw}, nil
 	}
 	text, structured := out.text, out.structured
 	if text == "" || t.jsonText {
