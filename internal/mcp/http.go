@@ -78,6 +78,7 @@ func (s *Server) HTTPHandler() http.Handler {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
 			rw.id = rawID(body)
+			rw.single = bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
 		}
 		if isStateless {
 			stateless.ServeHTTP(rw, r)
@@ -191,13 +192,21 @@ func writeHTTPError(w http.ResponseWriter, status int, id any, code int64, messa
 // rpcErrorWriter turns the SDK's plain-text error answers (http.Error)
 // into JSON-RPC error responses of the same status, so that every answer
 // lore gives a client is JSON-RPC with a defined code (see HTTPHandler).
-// Anything else passes through untouched, streamed and flushed as written.
+// Anything else passes through untouched, streamed and flushed as written,
+// but for the one flush that would follow the response to a POST of a
+// single request: that event ends the stream, so the SDK returns right
+// after writing it and the HTTP server sends it then, with the end of
+// the response, in one write instead of two. Progress notifications and
+// requests to the client that come before it are flushed as they are
+// written.
 type rpcErrorWriter struct {
 	http.ResponseWriter
-	id       any // the request's id, when it was one message
-	status   int // the held-back error status; 0 when not rewriting
-	text     bytes.Buffer
-	finished bool
+	id        any  // the request's id, when it was one message
+	single    bool // the POST was one message, not a batch
+	status    int  // the held-back error status; 0 when not rewriting
+	text      bytes.Buffer
+	finished  bool
+	skipFlush bool // the last event written was the response that ends a single request's stream
 }
 
 // WriteHeader implements http.ResponseWriter.
@@ -214,14 +223,54 @@ func (w *rpcErrorWriter) Write(p []byte) (int, error) {
 	if w.status != 0 {
 		return w.text.Write(p)
 	}
+	w.skipFlush = w.single && isResponseEvent(p)
 	return w.ResponseWriter.Write(p)
 }
 
 // Flush implements http.Flusher (SSE streams flush each event).
 func (w *rpcErrorWriter) Flush() {
+	if w.skipFlush {
+		w.skipFlush = false
+		return
+	}
 	if w.status == 0 {
 		http.NewResponseController(w.ResponseWriter).Flush()
 	}
+}
+
+// isResponseEvent reports whether p is one server-sent event whose data
+// is a JSON-RPC response: an object whose key after "jsonrpc" and "id" is
+// "result" or "error" (a request to the client has "method" there, a
+// notification no "id"). Only the head of the message is read.
+func isResponseEvent(p []byte) bool {
+	i := bytes.Index(p, []byte("data: "))
+	if i < 0 || (i > 0 && p[i-1] != '\n') {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(p[i+len("data: "):]))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	sawID := false
+	for range 3 {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch key {
+		case "result", "error":
+			return sawID
+		case "jsonrpc", "id":
+			sawID = sawID || key == "id"
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // Unwrap lets http.ResponseController reach the connection.
