@@ -30,7 +30,7 @@ const postingEntryOverhead = 128
 // lock is held only to look up, insert and evict, never while a list is
 // read from the store.
 type postingCache struct {
-	budget int // bytes; 0 means postingCacheBytes
+	budget int // bytes; 0 means postingCacheBytes, below 0 keeps nothing
 
 	mu    sync.Mutex
 	snap  *snapshot                // the snapshot the lists were resolved against
@@ -111,7 +111,10 @@ func (c *postingCache) lookup(snap *snapshot, terms []string, current bool) ([][
 // many others.
 func (c *postingCache) store(snap *snapshot, terms []string, lists [][]store.PostingAt) {
 	budget := c.budget
-	if budget <= 0 {
+	switch {
+	case budget < 0:
+		return
+	case budget == 0:
 		budget = postingCacheBytes
 	}
 	c.mu.Lock()

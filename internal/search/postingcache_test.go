@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,5 +172,49 @@ func TestPostingCacheSearchesUnchanged(t *testing.T) {
 				t.Fatalf("%q, round %d: results differ with the cache:\n got %+v\nwant %+v", q, round, got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkPostingCache runs ranked searches, each query once in turn,
+// with and without the posting cache, over an existing index file:
+//
+//	LORE_BENCH_INDEX=/path/to/index.db LORE_BENCH_QUERIES=queries.txt \
+//		go test ./internal/search -run '^$' -bench PostingCache -benchtime 2000x
+//
+// Give more queries than -benchtime's count for distinct queries only
+// (what a cache must help too); fewer, and they repeat.
+func BenchmarkPostingCache(b *testing.B) {
+	path, qfile := os.Getenv("LORE_BENCH_INDEX"), os.Getenv("LORE_BENCH_QUERIES")
+	if path == "" || qfile == "" {
+		b.Skip("set LORE_BENCH_INDEX and LORE_BENCH_QUERIES")
+	}
+	data, err := os.ReadFile(qfile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var queries []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) != "" {
+			queries = append(queries, l)
+		}
+	}
+	for _, bc := range []struct {
+		name   string
+		budget int
+	}{{"cache", 0}, {"no cache", -1}} {
+		b.Run(bc.name, func(b *testing.B) {
+			eng, err := openTestEngine(b, path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			eng.postingCache.budget = bc.budget
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := eng.Search(ctx, Options{Query: queries[i%len(queries)], Limit: 10}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
