@@ -67,6 +67,26 @@ var (
 	}
 )
 
+// readLines returns the non-blank lines of a file, or exits naming flag.
+func readLines(flag, name string) []string {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "load: %s: %v\n", flag, err)
+		os.Exit(2)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimRight(l, "\r"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		fmt.Fprintf(os.Stderr, "load: %s: %s has no queries\n", flag, name)
+		os.Exit(2)
+	}
+	return lines
+}
+
 func main() {
 	base := flag.String("url", "http://127.0.0.1:8765", "lore serve's base URL")
 	collection := flag.String("collection", "", "the collection to search")
@@ -86,6 +106,8 @@ func main() {
 		"of the answer's id, error and isError only), to spend less of the machine on the clients")
 	filesQueries := flag.String("files_queries", "", "the files search front end's queries, one per line, from FILE "+
 		"(default: a built-in set of identifiers and phrases)")
+	queryFile := flag.String("queries", "", "the ranked search front ends' queries, one per line, from FILE "+
+		"(default: a built-in set of 12, asked in turn); give many distinct ones to measure what a cache does for queries it has not seen")
 	filesRegex := flag.Bool("files_regex", false, "the files search front end's queries are regular expressions")
 	filesLimit := flag.Int("files_limit", 200, "the files search front end's limit")
 	verify := flag.String("verify", "", "before the load, call every query of the MCP front ends once on this server "+
@@ -100,17 +122,10 @@ func main() {
 		fileQueries = fileRegexQueries
 	}
 	if *filesQueries != "" {
-		data, err := os.ReadFile(*filesQueries)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "load: -files_queries: %v\n", err)
-			os.Exit(2)
-		}
-		fileQueries = nil
-		for _, l := range strings.Split(string(data), "\n") {
-			if l = strings.TrimRight(l, "\r"); strings.TrimSpace(l) != "" {
-				fileQueries = append(fileQueries, l)
-			}
-		}
+		fileQueries = readLines("-files_queries", *filesQueries)
+	}
+	if *queryFile != "" {
+		queries = readLines("-queries", *queryFile)
 	}
 	names := strings.Split(*frontNames, ",")
 	for i, n := range names {
