@@ -163,7 +163,7 @@ func New(opts Options) (*Server, error) {
 			// The SDK logs every session at Info; lore's log is one line per tool call.
 			Logger: slog.New(minLevel{logger.Handler(), slog.LevelWarn}),
 		})
-	s.sdk.AddReceivingMiddleware(s.tasksMiddleware, s.listOrderMiddleware)
+	s.sdk.AddReceivingMiddleware(s.encodeMiddleware, s.tasksMiddleware, s.listOrderMiddleware)
 	if err := s.registerTaskMethods(); err != nil {
 		return nil, fmt.Errorf("adding the tasks methods: %w", err)
 	}
