@@ -512,6 +512,21 @@ func (rc *rawClient) post(ctx context.Context, msg any) (*http.Response, error) 
 	if rc.session != "" {
 		req.Header.Set("Mcp-Session-Id", rc.session)
 	}
+	if rc.protocol >= "2026-07-28" {
+		// Stateless requests name their method (and tool) in headers too.
+		var head struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &head) == nil && head.Method != "" {
+			req.Header.Set("Mcp-Method", head.Method)
+			if head.Method == "tools/call" {
+				req.Header.Set("Mcp-Name", head.Params.Name)
+			}
+		}
+	}
 	return rc.hc.Do(req)
 }
 
