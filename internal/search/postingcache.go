@@ -49,8 +49,8 @@ type postingEntry struct {
 }
 
 // postings returns the posting lists of terms resolved against snap, as
-// store.Reader.Postings does, from the cache where it can. The lists are
-// shared: callers must not modify them.
+// store.Reader.Postings does but without snap's dead chunks, from the
+// cache where it can. The lists are shared: callers must not modify them.
 func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) ([][]store.PostingAt, error) {
 	c := &e.postingCache
 	current := e.snap.Load() == snap
@@ -69,6 +69,10 @@ func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) (
 	if err != nil {
 		return nil, err
 	}
+	// The snapshot's dead chunks leave the lists before they are kept:
+	// Search's own dropDead then finds none in a kept list and so never
+	// writes to one that other searches read.
+	snap.dropDead(read)
 	for i, ti := range missing {
 		out[ti] = read[i]
 	}

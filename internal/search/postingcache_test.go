@@ -1,12 +1,15 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -64,6 +67,7 @@ func TestPostingCache(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+					snap.dropDead(want)
 					if !reflect.DeepEqual(got, want) {
 						t.Fatalf("%s: postings of %v from the cache differ from the store's", when, terms)
 					}
@@ -117,6 +121,7 @@ func TestPostingCache(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			old.dropDead(want)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatal("postings read for an old snapshot differ from the store's")
 			}
@@ -174,6 +179,150 @@ func TestPostingCacheSearchesUnchanged(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPostingCacheWithDeadChunks: on a snapshot made from a run's changes,
+// which keeps the chunks the run removed in place as dead, searches with
+// the cache (several at once, again and again) rank exactly as an engine
+// that reads every list, and the kept lists hold no dead chunk (so that no
+// search ever writes to one: -race). The store here is made to return
+// postings of the dead chunks too (deadPostings), as one whose deletions
+// are not yet merged away may, so that Search has some to drop.
+func TestPostingCacheWithDeadChunks(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	files := map[string]string{}
+	for i := range 12 {
+		files[fmt.Sprintf("net/conn%d.go", i)] = fmt.Sprintf(
+			"package net\n\n// ReadStream%d reads bytes from a TCP stream with a timeout.\nfunc ReadStream%d() {}\n\n// Spawn%d runs a background task.\nfunc Spawn%d() {}\n", i, i, i, i)
+	}
+	testtree.Write(t, root, files)
+	idx := filepath.Join(t.TempDir(), "index.db")
+	indexAt(t, root, idx)
+	cached, plain := deadPostingsEngine(t, idx), deadPostingsEngine(t, idx)
+	plain.postingCache.budget = -1
+	later := time.Now().Add(time.Hour)
+	// Rewrite a third of the files, none of the first: their old chunks
+	// die, and chunk 0 (what a zeroed posting would point to) stays live.
+	for i := 5; i < 9; i++ {
+		abs := filepath.Join(root, "net", fmt.Sprintf("conn%d.go", i))
+		body := fmt.Sprintf("package net\n\n// Shutdown%d waits for a graceful shutdown signal of the stream.\nfunc Shutdown%d() {}\n", i, i)
+		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(abs, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	indexAt(t, root, idx)
+	for _, e := range []*Engine{cached, plain} {
+		if err := e.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := cached.snap.Load()
+	if !snap.fromChanges || snap.live == len(snap.chunkFile) {
+		t.Skipf("the run's change was not applied with dead chunks (from changes %v, %d live of %d)",
+			snap.fromChanges, snap.live, len(snap.chunkFile))
+	}
+	queries := []string{"read bytes from a TCP stream", "background task", "graceful shutdown signal", "stream timeout"}
+	want := map[string]*Response{}
+	for _, q := range queries {
+		r, err := plain.Search(ctx, Options{Query: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.TookMS = 0
+		want[q] = r
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, 4*len(queries))
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 3 {
+				for _, q := range queries {
+					got, err := cached.Search(ctx, Options{Query: q, Limit: 10})
+					if err != nil {
+						errc <- err
+						return
+					}
+					got.TookMS = 0
+					if !reflect.DeepEqual(got, want[q]) {
+						errc <- fmt.Errorf("%q, round %d: results differ with the cache:\n got %+v\nwant %+v", q, round, got, want[q])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	c := &cached.postingCache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for el := c.lru.Front(); el != nil; el = el.Next() {
+		for _, h := range el.Value.(*postingEntry).list {
+			if snap.chunkFile[h.Pos] < 0 {
+				t.Fatalf("the kept list of %q holds dead chunk %d", el.Value.(*postingEntry).term, h.Pos)
+			}
+		}
+	}
+}
+
+// deadPostings is a store.Reader whose posting lists also name every dead
+// chunk of the engine's current snapshot, with a frequency of 1.
+type deadPostings struct {
+	store.Reader
+	eng *Engine
+}
+
+func (d *deadPostings) Postings(ctx context.Context, terms []string, lens *store.DocLens) ([][]store.PostingAt, error) {
+	lists, err := d.Reader.Postings(ctx, terms, lens)
+	if err != nil || d.eng == nil {
+		return lists, err
+	}
+	snap := d.eng.snap.Load()
+	if snap == nil || snap.lens != lens {
+		return lists, nil
+	}
+	for i := range lists {
+		for pos, slot := range snap.chunkFile {
+			if slot < 0 {
+				var h store.PostingAt
+				h.Pos, h.Freqs[0] = int32(pos), 1
+				lists[i] = append(lists[i], h)
+			}
+		}
+		slices.SortFunc(lists[i], func(a, b store.PostingAt) int { return cmp.Compare(a.Pos, b.Pos) })
+	}
+	return lists, nil
+}
+
+// deadPostingsEngine opens an engine over the default collection of the
+// index file at path through deadPostings.
+func deadPostingsEngine(t *testing.T, path string) *Engine {
+	ctx := context.Background()
+	db, err := sqlite.OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	r, err := db.Reader(ctx, store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &deadPostings{Reader: r}
+	e, err := New(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.eng = e
+	return e
 }
 
 // BenchmarkPostingCache runs ranked searches, each query once in turn,
