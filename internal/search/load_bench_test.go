@@ -33,14 +33,7 @@ func BenchmarkEngineLoad(b *testing.B) {
 //
 //	LORE_BENCH_INDEX=/path/index.db go test -run XXX -bench IndexQueries -benchtime 100x ./internal/search
 func BenchmarkIndexQueries(b *testing.B) {
-	path := os.Getenv("LORE_BENCH_INDEX")
-	if path == "" {
-		b.Skip("set LORE_BENCH_INDEX to an index file")
-	}
-	eng, err := openTestEngine(b, path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	eng := benchEngine(b)
 	queries := []string{"http server request handler", "parse json configuration file", "retry with exponential backoff",
 		"database connection pool", "error handling middleware", "hash map implementation", "thread pool executor",
 		"read file into buffer", "command line argument parsing", "cache eviction policy", "NewClient", "websocket upgrade",
@@ -72,14 +65,7 @@ func BenchmarkIndexQueries(b *testing.B) {
 //
 //	LORE_BENCH_INDEX=/path/index.db go test -run XXX -bench ApplyOneFileChange -benchtime 20x ./internal/search
 func BenchmarkApplyOneFileChange(b *testing.B) {
-	path := os.Getenv("LORE_BENCH_INDEX")
-	if path == "" {
-		b.Skip("set LORE_BENCH_INDEX to an index file")
-	}
-	eng, err := openTestEngine(b, path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	eng := benchEngine(b)
 	for _, bench := range []struct {
 		name string
 		same bool // the same file each time: SQLite gives its row the same id again
@@ -138,4 +124,18 @@ func oneFileChange(snap *snapshot, slot int, sameID bool) store.Change {
 		c.Meta[i].ID = c.Lens.IDs[i]
 	}
 	return c
+}
+
+// benchEngine is an engine over the index LORE_BENCH_INDEX names; the
+// benchmark is skipped without it.
+func benchEngine(b *testing.B) *Engine {
+	path := os.Getenv("LORE_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set LORE_BENCH_INDEX to an index file")
+	}
+	eng, err := openTestEngine(b, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return eng
 }
