@@ -37,7 +37,13 @@ func (s *stemmer) stem(t string) string {
 
 // termStats counts the stemmed code-aware terms of each field of a chunk.
 func termStats(fields [store.NumFields][]string, s *stemmer) store.TermStats {
-	ts := store.TermStats{Freqs: map[string][store.NumFields]uint16{}}
+	total := 0
+	for _, terms := range fields {
+		total += len(terms)
+	}
+	// Sized for the distinct terms a chunk of code has (about one in three
+	// of its terms, more in a short one), so the map seldom grows.
+	ts := store.TermStats{Freqs: make(map[string][store.NumFields]uint16, total/2+8)}
 	for f, terms := range fields {
 		n := len(terms)
 		if n > 65535 {
