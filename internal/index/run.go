@@ -392,7 +392,7 @@ func process(ctx context.Context, files []fsroot.File, known map[string]store.Fi
 // worker is the working memory one parse worker reuses from file to file.
 // Not safe for concurrent use.
 type worker struct {
-	st stemmer
+	counter termCounter
 	// terms holds a chunk's terms, field by field, until termStats has
 	// counted them; used is the most of each the current file filled.
 	terms [store.NumFields][]string
@@ -472,7 +472,7 @@ func (w *worker) processFile(f fsroot.File, known store.FileState, isKnown bool,
 		r.chunks[i] = store.Chunk{
 			StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Symbols: c.Symbols,
 			Signature: c.Signature, Breadcrumb: c.Breadcrumb, DocComment: c.DocComment, Content: c.Content,
-			Stats: termStats(*terms, &w.st),
+			Stats: w.counter.termStats(*terms),
 		}
 		for f := range terms {
 			w.used[f] = max(w.used[f], len(terms[f]))

@@ -52,7 +52,6 @@ func TestWorkerTermsAsFirstWritten(t *testing.T) {
 			if r.outcome != outChanged {
 				t.Fatalf("%s: outcome %v, %v", f.Rel, r.outcome, r.err)
 			}
-			var st stemmer
 			name := tokenize.Terms(strings.TrimSuffix(path.Base(f.Rel), path.Ext(f.Rel)))
 			dir := tokenize.Terms(path.Dir(f.Rel))
 			for i, c := range r.chunks {
@@ -63,7 +62,7 @@ func TestWorkerTermsAsFirstWritten(t *testing.T) {
 				fields[store.FieldSignature] = referenceTerms(c.Signature)
 				fields[store.FieldDoc] = referenceTerms(c.DocComment)
 				fields[store.FieldBody] = referenceTerms(c.Content)
-				want := termStats(fields, &st)
+				want := referenceTermStats(fields)
 				if !reflect.DeepEqual(c.Stats, want) {
 					t.Errorf("%s chunk %d (round %d): term stats differ from the first indexer's", f.Rel, i, round)
 				}
