@@ -80,25 +80,38 @@ func BenchmarkApplyOneFileChange(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	snap := eng.snap.Load()
-	chunks := len(snap.meta)
-	// The first application after a read copies the chunk arrays (they
-	// are the store's); the ones after it append.
-	snap = snap.applyChanges([]store.Change{oneFileChange(snap, 0)})
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		change := oneFileChange(snap, (len(snap.files)/2+i*7919)%len(snap.files))
-		b.StartTimer()
-		snap = snap.applyChanges([]store.Change{change})
+	for _, bench := range []struct {
+		name string
+		same bool // the same file each time: SQLite gives its row the same id again
+	}{{"files", false}, {"same-file", true}} {
+		b.Run(bench.name, func(b *testing.B) {
+			snap := eng.snap.Load()
+			chunks := len(snap.meta)
+			// The first application after a read copies the chunk arrays
+			// (they are the store's); the ones after it append.
+			mid := len(snap.files) / 2
+			snap = snap.applyChanges([]store.Change{oneFileChange(snap, mid, false)})
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				slot := mid
+				if !bench.same {
+					slot = (mid + (i+1)*7919) % len(snap.files)
+				}
+				change := oneFileChange(snap, slot, bench.same)
+				b.StartTimer()
+				snap = snap.applyChanges([]store.Change{change})
+			}
+			b.ReportMetric(float64(chunks), "chunks")
+		})
 	}
-	b.ReportMetric(float64(chunks), "chunks")
 }
 
 // oneFileChange is the change of a run that re-indexed the file at slot
 // of snap unchanged: its row and chunks removed, and added again under
-// ids past every id in snap.
-func oneFileChange(snap *snapshot, slot int) store.Change {
+// chunk ids past every id in snap, and a file id past every id in snap
+// unless sameID.
+func oneFileChange(snap *snapshot, slot int, sameID bool) store.Change {
 	f := snap.files[slot]
 	var maxFile, maxChunk int64
 	for _, r := range snap.files {
@@ -106,7 +119,9 @@ func oneFileChange(snap *snapshot, slot int) store.Change {
 	}
 	c := store.Change{Generation: "bench", RemovedFiles: []int64{f.ID}, Lens: &store.DocLens{}}
 	added := f
-	added.ID = maxFile + 1
+	if !sameID {
+		added.ID = maxFile + 1
+	}
 	c.Files = []store.FileRow{added}
 	for pos, m := range snap.meta {
 		maxChunk = max(maxChunk, m.ID)
