@@ -813,3 +813,54 @@ func TestConcurrentChunkingIsDeterministic(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLuaAnnotationsTheGrammarCannotRead checks the repair of a Lua file
+// whose LuaCATS annotations the grammar cannot read ("table<1|2|3|4,
+// integer>"; in telescope's pickers.lua such an error swallowed 730
+// lines of definitions into blocks): the rewrite keeps every offset, turns
+// annotations into plain comments, and the rewritten source parses
+// without the error, so reparse keeps it; a file whose annotations parse
+// keeps them as its doc comments.
+func TestLuaAnnotationsTheGrammarCannotRead(t *testing.T) {
+	src := []byte("local M = {}\n\n---@class popup_options\n  ---@field border table<1|2|3|4, integer>\n---@field width integer\n\n" +
+		"--- Opens the window.\nfunction M.open(opts)\n  return opts -- done\nend\n\nreturn M\n")
+	fixed := luaPlainDocs(src)
+	if len(fixed) != len(src) {
+		t.Fatalf("rewrite changed the length: %d → %d", len(src), len(fixed))
+	}
+	want := strings.NewReplacer("---@", "-- @", "--- Opens", "--  Opens").Replace(string(src))
+	if string(fixed) != want {
+		t.Errorf("rewrite:\n%s\nwant:\n%s", fixed, want)
+	}
+	spec := specs["lua"]
+	tree, err := spec.parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := errorBytes(tree.RootNode())
+	if before == 0 {
+		t.Fatal("the grammar reads the annotation now; the test needs another one it cannot read")
+	}
+	tree = spec.reparse(tree, src)
+	defer tree.Close()
+	if after := errorBytes(tree.RootNode()); after != 0 {
+		t.Errorf("after repair %d bytes in error (before %d)", after, before)
+	}
+	chunks := Split("pickers.lua", "lua", src)
+	checkCoverage(t, src, chunks)
+	found := false
+	for _, c := range chunks {
+		found = found || slices.Contains(c.Symbols, "open")
+	}
+	if !found {
+		t.Errorf("open is not defined by any chunk: %+v", chunks)
+	}
+
+	// Annotations the grammar reads stay documentation.
+	good := []byte("---@class M\nlocal M = {}\n\n--- Opens the picker.\n---@param opts table\nfunction M.find(opts)\n  return opts\nend\n\nreturn M\n")
+	for _, c := range Split("ok.lua", "lua", good) {
+		if slices.Contains(c.Symbols, "find") && !strings.Contains(c.DocComment, "Opens the picker") {
+			t.Errorf("find's doc comment is %q", c.DocComment)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package chunk
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 	"sync"
 
@@ -146,7 +148,32 @@ func luaSpec() *langSpec {
 		comments:  set("comment"),
 		bodies:    set("function_body"),
 		custom:    luaCustom,
+		repair:    luaPlainDocs,
 	}
+}
+
+// luaPlainDocs turns LuaCATS/EmmyLua annotations ("---@field border
+// table<1|2|3|4, integer>") into plain comments ("-- @field …"), same
+// length. The grammar parses annotations as syntax, and one it cannot
+// read ("table<1|2, integer>") swallows the rest of the file into an
+// error: telescope's pickers.lua lost every definition of 730 lines.
+func luaPlainDocs(src []byte) []byte {
+	out := slices.Clone(src)
+	for i := 0; i+2 < len(out); {
+		j := i
+		for j < len(out) && (out[j] == ' ' || out[j] == '\t') {
+			j++
+		}
+		if j+2 < len(out) && out[j] == '-' && out[j+1] == '-' && out[j+2] == '-' {
+			out[j+2] = ' '
+		}
+		k := bytes.IndexByte(out[i:], '\n')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	return out
 }
 
 func luaCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
