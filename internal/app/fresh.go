@@ -271,6 +271,9 @@ func (a *App) freshen(ctx context.Context, st *watched, loc store.Locator, b wat
 			Indexed: stats.Indexed, Deleted: stats.Deleted}
 	}
 	st.mu.Unlock()
+	// The batch is in the index (or its failure recorded): no longer
+	// pending, before anyone is told the run ended.
+	st.w.Delivered()
 	switch {
 	case err != nil && ctx.Err() == nil:
 		log.Warn("re-indexing after changes failed", "root", st.root, "changes", len(b.Paths), "error", errMessage(err))

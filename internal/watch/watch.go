@@ -149,6 +149,16 @@ func (w *Watcher) Pending() Batch {
 	return b
 }
 
+// Delivered tells the watcher, from inside deliver, that the batch being
+// delivered is handled (its changes committed and visible): Pending stops
+// listing it before deliver returns, so that whatever deliver does after
+// (telling others the changes are in) sees no change left.
+func (w *Watcher) Delivered() {
+	w.mu.Lock()
+	w.delivering = Batch{}
+	w.mu.Unlock()
+}
+
 // Run watches until ctx ends, calling deliver with each batch, one at a
 // time, from one goroutine. It returns nil when ctx ends, or the error
 // that made watching impossible.

@@ -265,3 +265,33 @@ func TestPendingCoversTheBatchBeingDelivered(t *testing.T) {
 		t.Errorf("Pending after delivery = %q, want none", got)
 	}
 }
+
+// TestDeliveredEndsTheBatch checks that a consumer that has handled its
+// batch can say so before deliver returns (to tell others the change is
+// in): the batch then leaves Pending, and a change seen meanwhile stays.
+func TestDeliveredEndsTheBatch(t *testing.T) {
+	w, err := New(t.TempDir(), Options{Quiet: time.Millisecond, MaxDelay: time.Second, Poll: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pending := make(chan [2][]string, 1)
+	go w.Run(ctx, func(b Batch) {
+		w.Changed("later.go")
+		before := w.Pending().Paths
+		w.Delivered()
+		pending <- [2][]string{before, w.Pending().Paths}
+		cancel()
+	})
+	<-w.Ready()
+	w.Changed("a.go")
+	select {
+	case got := <-pending:
+		if !slices.Equal(got[0], []string{"a.go", "later.go"}) || !slices.Equal(got[1], []string{"later.go"}) {
+			t.Errorf("Pending before and after Delivered = %q, %q; want [a.go later.go], [later.go]", got[0], got[1])
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no batch delivered")
+	}
+}
