@@ -166,3 +166,14 @@ func TestIndexFlagAndEnvPickTheFile(t *testing.T) {
 		}
 	}
 }
+
+// lore serve reads LORE_INDEX_MEMORY for the runs it makes (its watcher's,
+// index_codebase's), and refuses a value lore index would refuse, before
+// serving anything.
+func TestServeRefusesABadIndexMemory(t *testing.T) {
+	t.Setenv("LORE_INDEX_MEMORY", "lots")
+	code, _, errOut := runLore(t, t.TempDir(), "serve", "--root", cliRepo(t), "--http", "127.0.0.1:0")
+	if code == exitOK || !strings.Contains(errOut, "LORE_INDEX_MEMORY") || !strings.Contains(errOut, "lots") {
+		t.Errorf("serve with LORE_INDEX_MEMORY=lots: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -120,10 +120,16 @@ func runServe(ctx context.Context, a *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The runs a server makes (its watcher's, index_codebase's) keep within
+	// LORE_INDEX_MEMORY, as lore index does.
+	indexMemory, err := config.IndexMemoryBudget("", os.Getenv)
+	if err != nil {
+		return err
+	}
 	// --index and LORE_INDEX name the served root's index (and hold the
 	// named collections); any other root indexed through index_codebase
 	// gets its own default location.
-	svcOpts := svc.Options{IndexFor: svc.ServeIndexFor(served.Path(), a.indexFlag), Served: collections}
+	svcOpts := svc.Options{IndexFor: svc.ServeIndexFor(served.Path(), a.indexFlag), Served: collections, IndexMemory: indexMemory}
 	if a.indexFlag != "" {
 		svcOpts.Collections, _ = filepath.Abs(a.indexFlag)
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	// Watch, when set, lets Watch, WatchCollection and WatchServed keep
 	// indexes fresh by themselves (lore serve; not one-shot commands).
 	Watch *WatchOptions
+	// IndexMemory is the memory budget, in bytes, of the index runs whose
+	// request gives none: the watcher's, the index tools' and routes' (lore
+	// serve reads LORE_INDEX_MEMORY). 0 is the store's default.
+	IndexMemory int64
 }
 
 // App is lore's services over the indexes of one process.
@@ -63,6 +67,7 @@ type App struct {
 	jobs        *jobs
 	watchOpts   *WatchOptions
 	watchers    *watchers
+	indexMemory int64 // Options.IndexMemory
 
 	graphBuild sync.Mutex // held while a research graph is built
 	searches   searchSlots
@@ -87,6 +92,7 @@ func New(opts Options) *App {
 		graphs:      map[store.Locator]*symbolGraph{},
 		jobs:        newJobs(),
 		watchOpts:   opts.Watch,
+		indexMemory: opts.IndexMemory,
 		watchers:    newWatchers(),
 		searches:    newSearchSlots(),
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -249,7 +250,7 @@ func (a *App) IndexCollection(ctx context.Context, name string, req IndexRequest
 	stats, err := index.Run(ctx, db, index.Options{
 		Root: root.Path(), Collection: name, Force: req.Force, Embedder: req.Embedder,
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
-		MemoryBudget: req.MemoryBudget, NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
+		MemoryBudget: cmp.Or(req.MemoryBudget, a.indexMemory), NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
 		DeferMerges: req.DeferMerges,
 	})
 	if err == nil {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/lore-dev/lore/internal/fsroot"
@@ -51,7 +52,7 @@ func (a *App) Index(ctx context.Context, req IndexRequest) (*index.Stats, error)
 	stats, err := index.Run(ctx, db, index.Options{
 		Root: root.Path(), Collection: loc.Collection, Force: req.Force, Embedder: req.Embedder,
 		SpecsDir: req.SpecsDir, MaxFileSize: req.MaxFileSize, SkipDirs: req.SkipDirs, Workers: req.Workers,
-		MemoryBudget: req.MemoryBudget, NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
+		MemoryBudget: cmp.Or(req.MemoryBudget, a.indexMemory), NoWait: req.NoWait, OnWait: req.OnWait, Progress: req.Progress, Paths: req.Paths,
 		DeferMerges: req.DeferMerges,
 	})
 	if err == nil {

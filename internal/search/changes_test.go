@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lore-dev/lore/internal/index"
+	"github.com/lore-dev/lore/internal/store"
 	"github.com/lore-dev/lore/internal/store/sqlite"
 	"github.com/lore-dev/lore/internal/testtree"
 )
@@ -19,8 +20,23 @@ import (
 // through the store's change log holds exactly the snapshot that reading
 // the index whole gives, over random edits, additions and removals (in
 // walk and changed-path runs), a forced rebuild, and a reader that fell
-// further behind than the log reaches.
+// further behind than the log reaches: with the removed chunks kept dead
+// in place, and with them dropped at each application.
 func TestAppliedChangesEqualReading(t *testing.T) {
+	for _, mode := range []struct {
+		name      string
+		minDead   int
+		deadShare float64
+	}{{"dead kept", 1 << 30, 1e9}, {"dead dropped", 0, 0}} {
+		t.Run(mode.name, func(t *testing.T) {
+			defer func(n int, s float64) { compactMinDead, compactDeadShare = n, s }(compactMinDead, compactDeadShare)
+			compactMinDead, compactDeadShare = mode.minDead, mode.deadShare
+			testAppliedChangesEqualReading(t)
+		})
+	}
+}
+
+func testAppliedChangesEqualReading(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 11))
 	root := t.TempDir()
@@ -36,9 +52,15 @@ func TestAppliedChangesEqualReading(t *testing.T) {
 				b = fmt.Appendf(b, "/* %s of a %s */\nint %s_%s_%d_%d(int x);\n", w, v, w, v, round, i)
 			case ".c":
 				b = fmt.Appendf(b, "/* %s of a %s */\nint %s_%s_%d_%d(int x) { return x; }\n", w, v, w, v, round, i)
+			case ".rs":
+				b = fmt.Appendf(b, "/// Handles the %s of a %s.\npub fn %s_%s_%d_%d(x: u32) -> u32 {\n    x\n}\n\n", w, v, w, v, round, i)
 			default:
 				b = fmt.Appendf(b, "// %s%s%d%d handles the %s of a %s.\nfunc %s%s%d%d() {}\n\n", w, v, round, i, w, v, w, v, round, i)
 			}
+		}
+		if filepath.Ext(name) == ".rs" && rng.IntN(2) == 0 {
+			// The file's own tests: a test region (markTestRegions).
+			b = fmt.Appendf(b, "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn checks_the_%s() {\n        assert_eq!(1, 1);\n    }\n}\n", words[rng.IntN(len(words))])
 		}
 		if filepath.Ext(name) == ".go" {
 			b = append([]byte("package p\n\n"), b...)
@@ -47,9 +69,10 @@ func TestAppliedChangesEqualReading(t *testing.T) {
 	}
 	var names []string
 	for i := range 30 {
-		names = append(names, fmt.Sprintf("pkg%d/file%02d%s", i%4, i, []string{".go", ".py", ".c", ".h", ".go", "_test.go"}[i%6]))
+		names = append(names, fmt.Sprintf("pkg%d/file%02d%s", i%4, i, []string{".go", ".py", ".c", ".h", ".rs", "_test.go"}[i%6]))
 	}
-	names = append(names, "lib/idna.h", "lib/idna.c", "api/v1/client.go", "api/v2/client.go", "api/client.go")
+	names = append(names, "lib/idna.h", "lib/idna.c", "api/v1/client.go", "api/v2/client.go", "api/client.go",
+		"crate/src/lexer.rs", "crate/src/parser.rs", "crate/src/ledger.rs")
 	files := map[string]string{}
 	for _, n := range names {
 		files[n] = gen(n, 0)
@@ -74,7 +97,7 @@ func TestAppliedChangesEqualReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	mtime := time.Now().Add(time.Hour)
-	applied := 0
+	applied, withDead := 0, 0
 	for round := 1; round <= 40; round++ {
 		var changed []string
 		for range 1 + rng.IntN(3) {
@@ -121,13 +144,56 @@ func TestAppliedChangesEqualReading(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sameSnapshot(eng.snap.Load(), fresh.snap.Load()); err != nil {
+		if err := sameSnapshot(withoutDead(eng.snap.Load()), fresh.snap.Load()); err != nil {
 			t.Fatalf("round %d (changed %v, applied from the log: %v): %v", round, changed, eng.snap.Load().fromChanges, err)
+		}
+		if snap := eng.snap.Load(); snap.live < len(snap.meta) {
+			withDead++
+		}
+		for _, q := range []string{"router session", "ledger of a widget", "tenant budget parser", "cache"} {
+			got, err := eng.Search(ctx, Options{Query: q, Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := fresh.Search(ctx, Options{Query: q, Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.TookMS, want.TookMS = 0, 0
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d: %q applied %+v, read whole %+v", round, q, got.Results, want.Results)
+			}
 		}
 	}
 	if applied < 20 {
 		t.Fatalf("only %d of the refreshes applied the change log", applied)
 	}
+	if keepDead := compactMinDead > 1000; keepDead && withDead < 10 || !keepDead && withDead > 0 {
+		t.Fatalf("%d snapshots held dead chunks", withDead)
+	}
+}
+
+// withoutDead is s with its dead chunks left out, as reading its
+// generation whole makes it.
+func withoutDead(s *snapshot) *snapshot {
+	out := &snapshot{generation: s.generation, files: s.files, plain: s.plain, facts: s.facts, stats: s.stats,
+		implChunks: s.implChunks, lens: &store.DocLens{Avg: s.lens.Avg}}
+	for pos, slot := range s.chunkFile {
+		if slot < 0 {
+			continue
+		}
+		out.lens.IDs = append(out.lens.IDs, s.lens.IDs[pos])
+		out.lens.Lens = append(out.lens.Lens, s.lens.Lens[pos])
+		out.meta = append(out.meta, s.meta[pos])
+		out.chunkFile = append(out.chunkFile, slot)
+		if s.inTests != nil {
+			out.inTests = append(out.inTests, s.inTests[pos])
+		}
+	}
+	if out.live = len(out.meta); out.live != s.live {
+		out.live = -1 // counted wrong: differs
+	}
+	return out
 }
 
 // keptChangesForTest is at least the store's sqlite.keptChanges.
@@ -140,6 +206,7 @@ func sameSnapshot(got, want *snapshot) error {
 		got, want any
 	}{
 		{"generation", got.generation, want.generation},
+		{"live chunks", got.live, want.live},
 		{"files", got.files, want.files},
 		{"plain facts", got.plain, want.plain},
 		{"lengths", got.lens, want.lens},

@@ -72,6 +72,15 @@ type snapshot struct {
 	// fromChanges: made by applying the store's change log to the
 	// previous snapshot rather than by reading the index.
 	fromChanges bool
+	// A snapshot made from changes keeps the chunks they removed in place,
+	// dead (chunkFile -1), so that the positions of the others stay and
+	// the chunks they added go at the end (applyChanges): live counts the
+	// chunks that are not dead, lenSum sums their field lengths (lens.Avg
+	// is lenSum / live), and tailTaken is set once a later snapshot has
+	// appended past this one's chunks into the arrays they share.
+	live      int
+	lenSum    [store.NumFields]uint64
+	tailTaken atomic.Bool
 
 	embedderSpec string             // the embedder the vectors come from
 	vectors      []embed.Int8Vector // chunk vectors by position; nil when the index has none
@@ -189,29 +198,57 @@ func (e *Engine) read(ctx context.Context, prev *snapshot, generation string) (*
 // facts as newFileFacts makes them (plain, aligned with files) and its
 // chunks.
 func newSnapshot(generation string, files []store.FileRow, plain []fileFacts, lens *store.DocLens, meta []store.ChunkMeta) *snapshot {
-	snap := &snapshot{generation: generation, files: files, plain: plain, lens: lens, meta: meta,
-		facts: make([]*fileFacts, len(files))}
-	facts := slices.Clone(plain) // marked below; plain stays as made
+	snap := &snapshot{generation: generation, files: files, plain: plain, lens: lens, meta: meta, live: len(meta)}
+	// Its arrays are the store's or sized exactly: a snapshot applying
+	// changes to it copies them (applyChanges).
+	snap.tailTaken.Store(true)
+	snap.markFiles()
 	slots := make(map[int64]int32, len(files))
 	for i, f := range files {
-		snap.facts[i] = &facts[i]
 		slots[f.ID] = int32(i)
 	}
-	markSuperseded(files, snap.facts)
-	markHeadersBesideSources(files, snap.facts)
 	snap.chunkFile = make([]int32, len(meta))
 	for pos, m := range meta {
 		snap.chunkFile[pos] = slots[m.FileID]
-		if f := snap.facts[snap.chunkFile[pos]]; !f.lowValue {
+	}
+	for _, l := range lens.Lens {
+		for f, v := range l {
+			snap.lenSum[f] += uint64(v)
+		}
+	}
+	snap.markChunks()
+	return snap
+}
+
+// markFiles sets the facts of the snapshot's files: their plain facts
+// and the marks that look at other files.
+func (snap *snapshot) markFiles() {
+	snap.facts = make([]*fileFacts, len(snap.files))
+	facts := slices.Clone(snap.plain) // marked below; plain stays as made
+	for i := range snap.files {
+		snap.facts[i] = &facts[i]
+	}
+	markSuperseded(snap.files, snap.facts)
+	markHeadersBesideSources(snap.files, snap.facts)
+}
+
+// markChunks sets what the snapshot derives from its chunks and their
+// files' facts, leaving the dead chunks out.
+func (snap *snapshot) markChunks() {
+	snap.implChunks = [2]int{}
+	for _, slot := range snap.chunkFile {
+		if slot < 0 {
+			continue
+		}
+		if f := snap.facts[slot]; !f.lowValue {
 			snap.implChunks[0]++
 			if !f.testSupport && !f.testFolder {
 				snap.implChunks[1]++
 			}
 		}
 	}
-	snap.inTests = markTestRegions(meta, snap.chunkFile, len(files))
-	snap.stats = newFileStats(lens, snap.chunkFile, len(files))
-	return snap
+	snap.inTests = markTestRegions(snap.meta, snap.chunkFile, len(snap.files))
+	snap.stats = newFileStats(snap.lens, snap.chunkFile, len(snap.files))
 }
 
 // Search runs one query. A query over querylimit.MaxBytes or with more
@@ -265,11 +302,12 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap.dropDead(hits)
 	if weights.abbrevByUse {
 		weighAbbreviations(q, terms, hits)
 	}
 	// The first term read is the first word's stem (lookupTerms).
-	q.subjectShare = float64(len(hits[0])) / float64(max(snap.lens.Len(), 1))
+	q.subjectShare = float64(len(hits[0])) / float64(max(snap.live, 1))
 	q.wantsTests = asksForTests(q, terms, hits, snap)
 	cands := scoreLexical(q, terms, hits, snap, only)
 	preScore(q, cands)

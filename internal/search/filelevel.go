@@ -11,30 +11,42 @@ import (
 // file-level BM25 normalises by.
 type fileStats struct {
 	length []float64 // weighted term count of the whole file, by file slot
+	chunks []int32   // the file's chunks, by file slot
 	avg    float64
 }
 
 func newFileStats(lens *store.DocLens, chunkFile []int32, nFiles int) *fileStats {
-	fs := &fileStats{length: make([]float64, nFiles)}
-	hasChunks := make([]bool, nFiles)
+	fs := &fileStats{length: make([]float64, nFiles), chunks: make([]int32, nFiles)}
 	for pos, l := range lens.Lens {
-		fs.length[chunkFile[pos]] += float64(l[store.FieldBody])
-		hasChunks[chunkFile[pos]] = true
+		slot := chunkFile[pos]
+		if slot < 0 {
+			continue // dead
+		}
+		fs.length[slot] += float64(l[store.FieldBody])
+		fs.chunks[slot]++
 	}
+	fs.average()
+	return fs
+}
+
+// average sets avg, the mean length of the files that have chunks. (The
+// lengths are sums of integers, exact in a float64, so totals kept by
+// adding and taking away chunks average as these do.)
+func (fs *fileStats) average() {
 	total, n := 0.0, 0
 	for slot, v := range fs.length {
-		if hasChunks[slot] {
+		if fs.chunks[slot] > 0 {
 			total += v
 			n++
 		}
 	}
+	fs.avg = 0
 	if n > 0 {
 		fs.avg = total / float64(n)
 	}
 	if fs.avg == 0 {
 		fs.avg = 1
 	}
-	return fs
 }
 
 // fileScore is the file-level evidence for one file: BM25 over the whole

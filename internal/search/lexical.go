@@ -64,7 +64,7 @@ func putSlots(slot []int32, used iter.Seq[int]) {
 // chunks considered to those files.
 func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, onlyFiles map[int64]bool) (out []*candidate) {
 	lens := snap.lens
-	n := float64(lens.Len())
+	n := float64(snap.live)      // the dead chunks of an applied change are not documents
 	slot := getSlots(lens.Len()) // position → index in out, plus one
 	defer putSlots(slot, func(yield func(int) bool) {
 		for _, c := range out {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/lore-dev/lore/internal/store"
 )
 
 // BenchmarkEngineLoad times reading what ranking needs of an existing
@@ -60,4 +62,65 @@ func BenchmarkIndexQueries(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[(len(lat)*95+99)/100-1].Microseconds())/1000, "p95-ms")
+}
+
+// BenchmarkApplyOneFileChange times what a server's engine does after a
+// one-file run, on an existing index (LORE_BENCH_INDEX): apply the run's
+// change (a file's chunks removed and added again under new ids) to the
+// snapshot in memory, each to the snapshot the previous one made, as a
+// server following saves does. Skipped without LORE_BENCH_INDEX.
+//
+//	LORE_BENCH_INDEX=/path/index.db go test -run XXX -bench ApplyOneFileChange -benchtime 20x ./internal/search
+func BenchmarkApplyOneFileChange(b *testing.B) {
+	path := os.Getenv("LORE_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set LORE_BENCH_INDEX to an index file")
+	}
+	eng, err := openTestEngine(b, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap := eng.snap.Load()
+	chunks := len(snap.meta)
+	// The first application after a read copies the chunk arrays (they
+	// are the store's); the ones after it append.
+	snap = snap.applyChanges([]store.Change{oneFileChange(snap, 0)})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		change := oneFileChange(snap, (len(snap.files)/2+i*7919)%len(snap.files))
+		b.StartTimer()
+		snap = snap.applyChanges([]store.Change{change})
+	}
+	b.ReportMetric(float64(chunks), "chunks")
+}
+
+// oneFileChange is the change of a run that re-indexed the file at slot
+// of snap unchanged: its row and chunks removed, and added again under
+// ids past every id in snap.
+func oneFileChange(snap *snapshot, slot int) store.Change {
+	f := snap.files[slot]
+	var maxFile, maxChunk int64
+	for _, r := range snap.files {
+		maxFile = max(maxFile, r.ID)
+	}
+	c := store.Change{Generation: "bench", RemovedFiles: []int64{f.ID}, Lens: &store.DocLens{}}
+	added := f
+	added.ID = maxFile + 1
+	c.Files = []store.FileRow{added}
+	for pos, m := range snap.meta {
+		maxChunk = max(maxChunk, m.ID)
+		if m.FileID == f.ID && snap.chunkFile[pos] >= 0 {
+			c.RemovedChunks = append(c.RemovedChunks, m.ID)
+			c.Lens.IDs = append(c.Lens.IDs, 0) // numbered below
+			c.Lens.Lens = append(c.Lens.Lens, snap.lens.Lens[pos])
+			m.FileID = added.ID
+			c.Meta = append(c.Meta, m)
+		}
+	}
+	for i := range c.Meta {
+		c.Lens.IDs[i] = maxChunk + 1 + int64(i)
+		c.Meta[i].ID = c.Lens.IDs[i]
+	}
+	return c
 }

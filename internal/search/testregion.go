@@ -31,13 +31,13 @@ func isTestContainer(row *store.ChunkMeta) bool {
 // it belongs to it. These chunks name what they test in every line
 // (line_composer_word_wrapper_nbsp in reflow.rs) and outrank the
 // definitions they exercise. chunkFile is the file slot of each chunk by
-// position; the result is a flag per position, nil when no file has a test
+// position (-1: dead); the result is a flag per position, nil when no file has a test
 // module.
 func markTestRegions(meta []store.ChunkMeta, chunkFile []int32, files int) []bool {
 	var from []int32 // per file slot: the first line of its test module, 0 when none
 	for pos := range meta {
-		if !isTestContainer(&meta[pos]) {
-			continue
+		if chunkFile[pos] < 0 || !isTestContainer(&meta[pos]) {
+			continue // dead, or no test module
 		}
 		if from == nil {
 			from = make([]int32, files)
@@ -53,7 +53,7 @@ func markTestRegions(meta []store.ChunkMeta, chunkFile []int32, files int) []boo
 	until := make([]int32, files) // per file slot: the next sibling module's first line, 0 when none
 	for pos := range meta {
 		row, slot := &meta[pos], chunkFile[pos]
-		if from[slot] == 0 || row.Kind != "module" || row.StartLine <= from[slot] || isTestContainer(row) {
+		if slot < 0 || from[slot] == 0 || row.Kind != "module" || row.StartLine <= from[slot] || isTestContainer(row) {
 			continue
 		}
 		if until[slot] == 0 || row.StartLine < until[slot] {
@@ -63,7 +63,7 @@ func markTestRegions(meta []store.ChunkMeta, chunkFile []int32, files int) []boo
 	in := make([]bool, len(meta))
 	for pos := range meta {
 		slot, line := chunkFile[pos], meta[pos].StartLine
-		in[pos] = from[slot] != 0 && line >= from[slot] && (until[slot] == 0 || line < until[slot])
+		in[pos] = slot >= 0 && from[slot] != 0 && line >= from[slot] && (until[slot] == 0 || line < until[slot])
 	}
 	return in
 }
