@@ -153,6 +153,10 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 		snap.count(slot, lensOf[pos], -1)
 	}
 	chunkFile := make([]int32, n, n+added)
+	// survivors counts the chunks of files written again under the same
+	// id (SQLite gives a row the highest id again) that no change has
+	// removed yet: each must be, for the files' chunks to be all new.
+	survivors := 0
 	if sameSlots {
 		copy(chunkFile, s.chunkFile)
 		for pos, slot := range chunkFile {
@@ -160,7 +164,8 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 				continue
 			}
 			if files[slot].ID == meta[pos].FileID {
-				return nil // a chunk of a file written again that is not new: read whole
+				survivors++
+				continue
 			}
 			chunkFile[pos] = -1 // its file's row was written again without it
 			kill(pos, slot)
@@ -185,6 +190,9 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 			pos, found := slices.BinarySearch(ids, id)
 			if found && chunkFile[pos] >= 0 {
 				if sameSlots {
+					if slot := chunkFile[pos]; pos < n && written[slot] && files[slot].ID == meta[pos].FileID {
+						survivors--
+					}
 					kill(pos, chunkFile[pos])
 				} else {
 					snap.live--
@@ -214,6 +222,9 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 				snap.addLens(c.Lens.Lens[i])
 			}
 		}
+	}
+	if survivors != 0 {
+		return nil // a file written again kept some of its chunks: derive again
 	}
 	if dead := len(ids) - snap.live; dead > compactMinDead && float64(dead) > compactDeadShare*float64(snap.live) {
 		return nil

@@ -33,14 +33,7 @@ func BenchmarkEngineLoad(b *testing.B) {
 //
 //	LORE_BENCH_INDEX=/path/index.db go test -run XXX -bench IndexQueries -benchtime 100x ./internal/search
 func BenchmarkIndexQueries(b *testing.B) {
-	path := os.Getenv("LORE_BENCH_INDEX")
-	if path == "" {
-		b.Skip("set LORE_BENCH_INDEX to an index file")
-	}
-	eng, err := openTestEngine(b, path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	eng := benchEngine(b)
 	queries := []string{"http server request handler", "parse json configuration file", "retry with exponential backoff",
 		"database connection pool", "error handling middleware", "hash map implementation", "thread pool executor",
 		"read file into buffer", "command line argument parsing", "cache eviction policy", "NewClient", "websocket upgrade",
@@ -72,33 +65,39 @@ func BenchmarkIndexQueries(b *testing.B) {
 //
 //	LORE_BENCH_INDEX=/path/index.db go test -run XXX -bench ApplyOneFileChange -benchtime 20x ./internal/search
 func BenchmarkApplyOneFileChange(b *testing.B) {
-	path := os.Getenv("LORE_BENCH_INDEX")
-	if path == "" {
-		b.Skip("set LORE_BENCH_INDEX to an index file")
+	eng := benchEngine(b)
+	for _, bench := range []struct {
+		name string
+		same bool // the same file each time: SQLite gives its row the same id again
+	}{{"files", false}, {"same-file", true}} {
+		b.Run(bench.name, func(b *testing.B) {
+			snap := eng.snap.Load()
+			chunks := len(snap.meta)
+			// The first application after a read copies the chunk arrays
+			// (they are the store's); the ones after it append.
+			mid := len(snap.files) / 2
+			snap = snap.applyChanges([]store.Change{oneFileChange(snap, mid, false)})
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				slot := mid
+				if !bench.same {
+					slot = (mid + (i+1)*7919) % len(snap.files)
+				}
+				change := oneFileChange(snap, slot, bench.same)
+				b.StartTimer()
+				snap = snap.applyChanges([]store.Change{change})
+			}
+			b.ReportMetric(float64(chunks), "chunks")
+		})
 	}
-	eng, err := openTestEngine(b, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	snap := eng.snap.Load()
-	chunks := len(snap.meta)
-	// The first application after a read copies the chunk arrays (they
-	// are the store's); the ones after it append.
-	snap = snap.applyChanges([]store.Change{oneFileChange(snap, 0)})
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		change := oneFileChange(snap, (len(snap.files)/2+i*7919)%len(snap.files))
-		b.StartTimer()
-		snap = snap.applyChanges([]store.Change{change})
-	}
-	b.ReportMetric(float64(chunks), "chunks")
 }
 
 // oneFileChange is the change of a run that re-indexed the file at slot
 // of snap unchanged: its row and chunks removed, and added again under
-// ids past every id in snap.
-func oneFileChange(snap *snapshot, slot int) store.Change {
+// chunk ids past every id in snap, and a file id past every id in snap
+// unless sameID.
+func oneFileChange(snap *snapshot, slot int, sameID bool) store.Change {
 	f := snap.files[slot]
 	var maxFile, maxChunk int64
 	for _, r := range snap.files {
@@ -106,7 +105,9 @@ func oneFileChange(snap *snapshot, slot int) store.Change {
 	}
 	c := store.Change{Generation: "bench", RemovedFiles: []int64{f.ID}, Lens: &store.DocLens{}}
 	added := f
-	added.ID = maxFile + 1
+	if !sameID {
+		added.ID = maxFile + 1
+	}
 	c.Files = []store.FileRow{added}
 	for pos, m := range snap.meta {
 		maxChunk = max(maxChunk, m.ID)
@@ -123,4 +124,18 @@ func oneFileChange(snap *snapshot, slot int) store.Change {
 		c.Meta[i].ID = c.Lens.IDs[i]
 	}
 	return c
+}
+
+// benchEngine is an engine over the index LORE_BENCH_INDEX names; the
+// benchmark is skipped without it.
+func benchEngine(b *testing.B) *Engine {
+	path := os.Getenv("LORE_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set LORE_BENCH_INDEX to an index file")
+	}
+	eng, err := openTestEngine(b, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return eng
 }
