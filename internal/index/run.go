@@ -355,14 +355,14 @@ func process(ctx context.Context, files []fsroot.File, known map[string]store.Fi
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
 		go func() {
-			var st stemmer
+			w := newWorker()
 			for i := range next {
 				f := files[i]
 				k, ok := known[f.Rel]
 				gk, gok := gramKnown[f.Rel]
 				g := gramJob{want: keepGrams, known: gk,
 					fresh: gok && gk.Size == f.Size && gk.MTimeNS == f.ModTime.UnixNano()}
-				r.ring[i%window] <- processFile(f, k, ok, g, &st)
+				r.ring[i%window] <- w.processFile(f, k, ok, g)
 			}
 		}()
 	}
@@ -389,7 +389,19 @@ func process(ctx context.Context, files []fsroot.File, known map[string]store.Fi
 	return r
 }
 
-func processFile(f fsroot.File, known store.FileState, isKnown bool, g gramJob, st *stemmer) *fileResult {
+// worker is the working memory one parse worker reuses from file to file.
+// Not safe for concurrent use.
+type worker struct {
+	counter termCounter
+	// terms holds a chunk's terms, field by field, until termStats has
+	// counted them; used is the most of each the current file filled.
+	terms [store.NumFields][]string
+	used  [store.NumFields]int
+}
+
+func newWorker() *worker { return &worker{} }
+
+func (w *worker) processFile(f fsroot.File, known store.FileState, isKnown bool, g gramJob) *fileResult {
 	r := &fileResult{file: f, known: known, isKnown: isKnown, generated: generatedName(f.Rel)}
 	mtime := f.ModTime.UnixNano()
 	chunksFresh := r.generated || (isKnown && known.Size == f.Size && known.MTimeNS == mtime)
@@ -445,21 +457,46 @@ func processFile(f fsroot.File, known store.FileState, isKnown bool, g gramJob, 
 	nameTerms := tokenize.Terms(strings.TrimSuffix(path.Base(f.Rel), path.Ext(f.Rel)))
 	dirTerms := tokenize.Terms(path.Dir(f.Rel))
 	for i, c := range chunks {
-		var terms [store.NumFields][]string
-		terms[store.FieldSymbols] = tokenize.Terms(strings.Join(c.Symbols, " "))
+		terms := &w.terms
+		// The symbols are terms one after the other, as if joined by
+		// spaces: no identifier runs across two.
+		terms[store.FieldSymbols] = terms[store.FieldSymbols][:0]
+		for _, s := range c.Symbols {
+			terms[store.FieldSymbols] = tokenize.AppendTerms(terms[store.FieldSymbols], s)
+		}
 		terms[store.FieldName] = nameTerms
 		terms[store.FieldPath] = dirTerms
-		terms[store.FieldSignature] = tokenize.Terms(c.Signature)
-		terms[store.FieldDoc] = tokenize.Terms(c.DocComment)
-		terms[store.FieldBody] = tokenize.Terms(c.Content)
+		terms[store.FieldSignature] = tokenize.AppendTerms(terms[store.FieldSignature][:0], c.Signature)
+		terms[store.FieldDoc] = tokenize.AppendTerms(terms[store.FieldDoc][:0], c.DocComment)
+		terms[store.FieldBody] = tokenize.AppendTerms(terms[store.FieldBody][:0], c.Content)
 		r.chunks[i] = store.Chunk{
 			StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Symbols: c.Symbols,
 			Signature: c.Signature, Breadcrumb: c.Breadcrumb, DocComment: c.DocComment, Content: c.Content,
-			Stats: termStats(terms, st),
+			Stats: w.counter.termStats(*terms),
+		}
+		for f := range terms {
+			w.used[f] = max(w.used[f], len(terms[f]))
 		}
 	}
+	w.release()
 	return r
 }
+
+// release drops what the worker's buffers point into (the last file's
+// text) and any buffer a huge file grew, so an idle worker holds little.
+func (w *worker) release() {
+	for f := range w.terms {
+		if cap(w.terms[f]) > maxKeptTerms {
+			w.terms[f] = nil
+		} else {
+			clear(w.terms[f][:w.used[f]])
+		}
+		w.used[f] = 0
+	}
+}
+
+// maxKeptTerms is the most terms a worker's buffer keeps between files.
+const maxKeptTerms = 1 << 14
 
 func countLines(src []byte) int {
 	if len(src) == 0 {

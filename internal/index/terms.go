@@ -11,47 +11,80 @@ import (
 // carry no more meaning.
 const maxFreq = 1000
 
-// maxStems bounds a stemmer's memory: past it the memo starts afresh.
+// maxStems bounds a counter's memory: past it the memo starts afresh.
 const maxStems = 1 << 15
 
-// stemmer memoises tokenize.Stem for one parse worker: code repeats its
-// words, and a build stemmed every occurrence of every word anew. Not safe
-// for concurrent use; the zero value is ready.
-type stemmer struct{ memo map[string]string }
+// termCounter counts the stemmed terms of a chunk for one parse worker.
+// It memoises tokenize.Stem (code repeats its words, and a build stemmed
+// every occurrence anew) and gives each stem a number, so that counting
+// an occurrence is one map lookup and an array increment, and the chunk's
+// map is filled once per distinct stem, at its final size. Not safe for
+// concurrent use; the zero value is ready.
+type termCounter struct {
+	ids     map[string]int32 // term → the number of its stem
+	numbers map[string]int32 // stem → its number
+	stems   []string         // number → stem
+	counts  [][store.NumFields]uint16
+	touched []int32 // the numbers the current chunk counted, in order
+}
 
-// stem is tokenize.Stem(t).
-func (s *stemmer) stem(t string) string {
-	if st, ok := s.memo[t]; ok {
-		return st
-	}
-	if s.memo == nil || len(s.memo) >= maxStems {
-		s.memo = make(map[string]string, 1024)
+// reset forgets every term: the memo starts afresh.
+func (c *termCounter) reset() {
+	c.ids = make(map[string]int32, 1024)
+	c.numbers = make(map[string]int32, 1024)
+	c.stems = c.stems[:0]
+	c.counts = c.counts[:0]
+}
+
+// number returns the number of t's stem, tokenize.Stem(t).
+func (c *termCounter) number(t string) int32 {
+	if n, ok := c.ids[t]; ok {
+		return n
 	}
 	// The term may be a slice of a file's text: the memo keeps a copy,
 	// not the file.
 	t = strings.Clone(t)
 	st := tokenize.Stem(t)
-	s.memo[t] = st
-	return st
+	n, ok := c.numbers[st]
+	if !ok {
+		n = int32(len(c.stems))
+		c.stems = append(c.stems, st)
+		c.counts = append(c.counts, [store.NumFields]uint16{})
+		c.numbers[st] = n
+	}
+	c.ids[t] = n
+	return n
 }
 
+// stem is tokenize.Stem(t), from the memo.
+func (c *termCounter) stem(t string) string { return c.stems[c.number(t)] }
+
 // termStats counts the stemmed code-aware terms of each field of a chunk.
-func termStats(fields [store.NumFields][]string, s *stemmer) store.TermStats {
-	ts := store.TermStats{Freqs: map[string][store.NumFields]uint16{}}
+func (c *termCounter) termStats(fields [store.NumFields][]string) store.TermStats {
+	if c.ids == nil || len(c.ids) >= maxStems {
+		// Only between chunks: the numbers the chunk counts stay valid. A
+		// chunk adds at most its own terms past the bound.
+		c.reset()
+	}
+	var ts store.TermStats
 	for f, terms := range fields {
-		n := len(terms)
-		if n > 65535 {
-			n = 65535
-		}
-		ts.Lens[f] = uint16(n)
+		ts.Lens[f] = uint16(min(len(terms), 65535))
 		for _, t := range terms {
-			st := s.stem(t)
-			c := ts.Freqs[st]
-			if c[f] < maxFreq {
-				c[f]++
+			n := c.number(t)
+			count := &c.counts[n]
+			if *count == ([store.NumFields]uint16{}) {
+				c.touched = append(c.touched, n)
 			}
-			ts.Freqs[st] = c
+			if count[f] < maxFreq {
+				count[f]++
+			}
 		}
 	}
+	ts.Freqs = make(map[string][store.NumFields]uint16, len(c.touched))
+	for _, n := range c.touched {
+		ts.Freqs[c.stems[n]] = c.counts[n]
+		c.counts[n] = [store.NumFields]uint16{}
+	}
+	c.touched = c.touched[:0]
 	return ts
 }

@@ -92,15 +92,116 @@ func appendCamelParts(parts []string, s string) []string {
 // each part. Order follows the text; duplicates are kept, since term
 // frequency matters for ranking.
 func Terms(text string) []string {
-	ids := Identifiers(text)
-	out := make([]string, 0, len(ids)*2)
-	for _, id := range ids {
-		out = appendTerms(out, id)
+	out := AppendTerms(nil, text)
+	if out == nil {
+		out = []string{}
 	}
 	return out
 }
 
+// AppendTerms appends the terms of text, as Terms returns them, to dst
+// and returns the extended slice: an indexer reuses one slice from chunk
+// to chunk. The terms may share memory with text.
+//
+// It reads ASCII a byte at a time and splits an ASCII identifier by
+// offsets into its lower-cased form, allocating at most that one string
+// per identifier (none when it has no capital); other text goes the way
+// of Identifiers and SplitIdentifier, with the same result.
+func AppendTerms(dst []string, text string) []string {
+	start := -1
+	for i := 0; i < len(text); {
+		c, size := text[i], 1
+		var word bool
+		if c < utf8.RuneSelf {
+			word = asciiWord[c]
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			word = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			dst = appendIdentTerms(dst, text[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		dst = appendIdentTerms(dst, text[start:])
+	}
+	return dst
+}
+
+// asciiWord marks the ASCII bytes an identifier is made of.
+var asciiWord = func() (w [utf8.RuneSelf]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		w[c] = c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return w
+}()
+
+// appendIdentTerms appends the terms of one identifier-like run, trimmed
+// of underscores as appendIdent does.
+func appendIdentTerms(dst []string, id string) []string {
+	id = strings.Trim(id, "_")
+	if id == "" || len(id) > MaxTermLen {
+		return dst
+	}
+	return appendTerms(dst, id)
+}
+
 func appendTerms(out []string, id string) []string {
+	upper := false
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= utf8.RuneSelf {
+			return appendTermsSlow(out, id)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	whole := id
+	if upper {
+		whole = strings.ToLower(id)
+	}
+	out = append(out, whole)
+	// The parts, as SplitIdentifier finds them: the pieces between
+	// separators, each split at its camelCase and digit boundaries. The
+	// lower-cased id has the same byte offsets, so a part is a slice of it.
+	mark, piece := len(out), -1
+	for i := 0; i <= len(id); i++ {
+		if i < len(id) && !isSeparator(id[i]) {
+			if piece < 0 {
+				piece = i
+			}
+			continue
+		}
+		if piece < 0 {
+			continue
+		}
+		start := piece
+		for j := piece + 1; j < i; j++ {
+			prev, cur := id[j-1], id[j]
+			if isLowerASCII(prev) && isUpperASCII(cur) ||
+				isUpperASCII(prev) && isUpperASCII(cur) && j+1 < i && isLowerASCII(id[j+1]) ||
+				isDigitASCII(prev) != isDigitASCII(cur) {
+				out = append(out, whole[start:j])
+				start = j
+			}
+		}
+		out = append(out, whole[start:i])
+		piece = -1
+	}
+	if len(out)-mark <= 1 {
+		return out[:mark] // one part: the whole form says it
+	}
+	// Several parts: none is as long as the whole, so none repeats it.
+	return out
+}
+
+// appendTermsSlow is appendTerms for an identifier with non-ASCII letters.
+func appendTermsSlow(out []string, id string) []string {
 	whole := strings.ToLower(id)
 	out = append(out, whole)
 	parts := SplitIdentifier(id)
@@ -113,6 +214,11 @@ func appendTerms(out []string, id string) []string {
 	}
 	return out
 }
+
+func isSeparator(c byte) bool  { return c == '_' || c == '-' || c == '.' }
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
 
 // Join renders terms as the space-separated text lore stores in its
 // full-text columns.
