@@ -813,3 +813,61 @@ func TestConcurrentChunkingIsDeterministic(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLuaSyntaxTheGrammarCannotRead checks the repair of a Lua file with
+// what the grammar cannot read: LuaCATS annotations ("table<1|2|3|4,
+// integer>") and a call of a call ("f(a)()"; in telescope's pickers.lua
+// and actions/init.lua such errors swallowed hundreds of lines of
+// definitions into blocks). The rewrite keeps every offset, the rewritten
+// source parses without error, so reparse keeps it, and the definitions
+// after the statement keep their names; a file whose annotations parse
+// keeps them as its doc comments.
+func TestLuaSyntaxTheGrammarCannotRead(t *testing.T) {
+	src := []byte("local M = {}\n\n---@class popup_options\n  ---@field border table<1|2|3|4, integer>\n---@field width integer\n\n" +
+		"--- Opens the window.\nfunction M.open(opts)\n  return opts -- done\nend\n\n" +
+		"M.refresh = function(picker)\n  picker:get_status_updater(picker.prompt_win, picker.prompt_bufnr)()\nend\n" +
+		"M.results_scrolling_up = function(prompt_bufnr)\n  scroll(prompt_bufnr, -1)\nend\n\n" +
+		"--- Scroll the results window down\n---@param prompt_bufnr number: The prompt bufnr\n" +
+		"M.results_scrolling_down = function(prompt_bufnr)\n  scroll(prompt_bufnr, 1)\nend\n\nreturn M\n")
+	fixed := luaRepair(src)
+	if len(fixed) != len(src) {
+		t.Fatalf("rewrite changed the length: %d → %d", len(src), len(fixed))
+	}
+	want := strings.NewReplacer("---@", "-- @", "--- ", "--  ", "prompt_bufnr)()\n", "prompt_bufnr)  \n").Replace(string(src))
+	if string(fixed) != want {
+		t.Errorf("rewrite:\n%s\nwant:\n%s", fixed, want)
+	}
+	spec := specs["lua"]
+	tree, err := spec.parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := errorBytes(tree.RootNode())
+	if before == 0 {
+		t.Fatal("the grammar reads the annotation now; the test needs another one it cannot read")
+	}
+	tree = spec.reparse(tree, src)
+	defer tree.Close()
+	if after := errorBytes(tree.RootNode()); after != 0 {
+		t.Errorf("after repair %d bytes in error (before %d)", after, before)
+	}
+	chunks := Split("pickers.lua", "lua", src)
+	checkCoverage(t, src, chunks)
+	var named []string
+	for _, c := range chunks {
+		named = append(named, c.Symbols...)
+	}
+	for _, want := range []string{"open", "refresh", "results_scrolling_up", "results_scrolling_down"} {
+		if !slices.Contains(named, want) {
+			t.Errorf("%s is not defined by any chunk; chunks define %v", want, named)
+		}
+	}
+
+	// Annotations the grammar reads stay documentation.
+	good := []byte("---@class M\nlocal M = {}\n\n--- Opens the picker.\n---@param opts table\nfunction M.find(opts)\n  return opts\nend\n\nreturn M\n")
+	for _, c := range Split("ok.lua", "lua", good) {
+		if slices.Contains(c.Symbols, "find") && !strings.Contains(c.DocComment, "Opens the picker") {
+			t.Errorf("find's doc comment is %q", c.DocComment)
+		}
+	}
+}

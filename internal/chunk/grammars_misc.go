@@ -1,6 +1,8 @@
 package chunk
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 	"sync"
 
@@ -146,7 +148,42 @@ func luaSpec() *langSpec {
 		comments:  set("comment"),
 		bodies:    set("function_body"),
 		custom:    luaCustom,
+		repair:    luaRepair,
 	}
+}
+
+// luaRepair rewrites, keeping every offset, what the Lua grammar cannot
+// read and which can swallow the rest of a file into one error (in
+// telescope, 730 lines of pickers.lua and 800 of actions/init.lua lost
+// every definition to it):
+//   - LuaCATS/EmmyLua annotations ("---@field border table<1|2|3|4,
+//     integer>") become plain comments ("-- @field …");
+//   - a statement calling what a call returns, "f(a)()" at the end of a
+//     line, loses its second, empty call: the grammar has no call of a
+//     call as a statement.
+func luaRepair(src []byte) []byte {
+	out := slices.Clone(src)
+	for i := 0; i < len(out); {
+		end := bytes.IndexByte(out[i:], '\n')
+		if end < 0 {
+			end = len(out)
+		} else {
+			end += i
+		}
+		line := out[i:end]
+		j := 0
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if bytes.HasPrefix(line[j:], []byte("---")) {
+			line[j+2] = ' '
+		} else if trimmed := bytes.TrimRight(line, " \t\r"); bytes.HasSuffix(trimmed, []byte(")()")) {
+			n := len(trimmed)
+			trimmed[n-2], trimmed[n-1] = ' ', ' '
+		}
+		i = end + 1
+	}
+	return out
 }
 
 func luaCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {

@@ -43,6 +43,11 @@ type langSpec struct {
 	attributeDoc func(c *syntaxChunker, n *sitter.Node) string
 	// custom classifies nodes the tables cannot; ok false defers to them.
 	custom func(c *syntaxChunker, n *sitter.Node) (it item, ok bool)
+	// repair, when set, rewrites a source whose parse has errors into one
+	// of the same length that the grammar may read better (Lua's doc
+	// annotations as plain comments); the rewritten parse is kept when it
+	// has fewer bytes in error. Text is still read from the original.
+	repair func(src []byte) []byte
 }
 
 // parse parses src with a parser from the pool, one parse at a time for

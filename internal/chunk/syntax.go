@@ -81,6 +81,9 @@ func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file
 	if err != nil || tree == nil {
 		return nil, file, false
 	}
+	if spec.repair != nil && tree.RootNode().HasError() {
+		tree = spec.reparse(tree, d.src)
+	}
 	defer tree.Close()
 	root := tree.RootNode()
 	c := &syntaxChunker{spec: spec, d: d, src: d.src, cursor: sitter.NewTreeCursor(root)}
@@ -724,4 +727,47 @@ func isMemberData(kind string) bool {
 // isDataKind reports kinds that declare data rather than code.
 func isDataKind(kind string) bool {
 	return kind == KindVariable || kind == KindConstant || kind == KindPreamble
+}
+
+// reparse parses the source as spec.repair rewrites it and returns the
+// tree with fewer bytes in error, closing the other. The rewrite keeps
+// every byte offset, so nodes of either tree read the original text.
+func (s *langSpec) reparse(tree *sitter.Tree, src []byte) *sitter.Tree {
+	fixed := s.repair(src)
+	if len(fixed) != len(src) {
+		return tree
+	}
+	other, err := s.parse(fixed)
+	if err != nil || other == nil {
+		return tree
+	}
+	if errorBytes(other.RootNode()) < errorBytes(tree.RootNode()) {
+		tree.Close()
+		return other
+	}
+	other.Close()
+	return tree
+}
+
+// errorBytes counts the bytes a tree covers with error nodes (outermost
+// only).
+func errorBytes(root *sitter.Node) uint32 {
+	var n uint32
+	cursor := sitter.NewTreeCursor(root)
+	defer cursor.Close()
+	for {
+		node := cursor.CurrentNode()
+		descend := node.HasError() && !node.IsError()
+		if node.IsError() || node.IsMissing() {
+			n += max(node.EndByte()-node.StartByte(), 1)
+		}
+		if descend && cursor.GoToFirstChild() {
+			continue
+		}
+		for !cursor.GoToNextSibling() {
+			if !cursor.GoToParent() {
+				return n
+			}
+		}
+	}
 }
