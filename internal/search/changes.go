@@ -149,8 +149,16 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 		room := added + n/8
 		ids, lensOf, meta = withRoom(ids, room), withRoom(lensOf, room), withRoom(meta, room)
 	}
+	// kill takes the chunk at pos, of the file at slot, out of the live
+	// totals; with the files in new slots, what derives from them is made
+	// again below.
 	kill := func(pos int, slot int32) {
-		snap.count(slot, lensOf[pos], -1)
+		if sameSlots {
+			snap.count(slot, lensOf[pos], -1)
+			return
+		}
+		snap.live--
+		snap.subtractLens(lensOf[pos])
 	}
 	chunkFile := make([]int32, n, n+added)
 	// survivors counts the chunks of files written again under the same
@@ -178,8 +186,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 					slot = -1 // its file's row was written again without it
 				}
 				if slot < 0 { // its file is gone: so is it
-					snap.live--
-					snap.subtractLens(lensOf[pos])
+					kill(pos, slot)
 				}
 			}
 			chunkFile[pos] = slot
@@ -189,15 +196,11 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 		for _, id := range c.RemovedChunks {
 			pos, found := slices.BinarySearch(ids, id)
 			if found && chunkFile[pos] >= 0 {
-				if sameSlots {
-					if slot := chunkFile[pos]; pos < n && written[slot] && files[slot].ID == meta[pos].FileID {
-						survivors--
-					}
-					kill(pos, chunkFile[pos])
-				} else {
-					snap.live--
-					snap.subtractLens(lensOf[pos])
+				slot := chunkFile[pos]
+				if sameSlots && pos < n && written[slot] && files[slot].ID == meta[pos].FileID {
+					survivors--
 				}
+				kill(pos, slot)
 				chunkFile[pos] = -1
 			}
 		}
