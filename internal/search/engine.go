@@ -300,11 +300,10 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	for i, t := range terms {
 		names[i] = t.term
 	}
-	hits, err := e.postings(ctx, snap, names)
+	hits, err := e.postings(ctx, snap, names) // without snap's dead chunks
 	if err != nil {
 		return nil, err
 	}
-	snap.dropDead(hits)
 	if weights.abbrevByUse {
 		weighAbbreviations(q, terms, hits)
 	}

@@ -69,9 +69,8 @@ func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) (
 	if err != nil {
 		return nil, err
 	}
-	// The snapshot's dead chunks leave the lists before they are kept:
-	// Search's own dropDead then finds none in a kept list and so never
-	// writes to one that other searches read.
+	// The snapshot's dead chunks leave the lists here, once, before they
+	// are kept: a kept list is never written again.
 	snap.dropDead(read)
 	for i, ti := range missing {
 		out[ti] = read[i]
