@@ -149,16 +149,24 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 		room := added + n/8
 		ids, lensOf, meta = withRoom(ids, room), withRoom(lensOf, room), withRoom(meta, room)
 	}
-	// kill takes the chunk at pos, of the file at slot, out of the live
-	// totals; with the files in new slots, what derives from them is made
-	// again below.
-	kill := func(pos int, slot int32) {
+	// kill and admit take a chunk of the file at slot out of the live
+	// totals and into them; with the files in new slots, what derives
+	// from them is made again below.
+	kill := func(l [store.NumFields]uint16, slot int32) {
 		if sameSlots {
-			snap.count(slot, lensOf[pos], -1)
+			snap.count(slot, l, -1)
 			return
 		}
 		snap.live--
-		snap.subtractLens(lensOf[pos])
+		snap.subtractLens(l)
+	}
+	admit := func(l [store.NumFields]uint16, slot int32) {
+		if sameSlots {
+			snap.count(slot, l, 1)
+			return
+		}
+		snap.live++
+		snap.addLens(l)
 	}
 	chunkFile := make([]int32, n, n+added)
 	// survivors counts the chunks of files written again under the same
@@ -176,7 +184,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 				continue
 			}
 			chunkFile[pos] = -1 // its file's row was written again without it
-			kill(pos, slot)
+			kill(lensOf[pos], slot)
 		}
 	} else {
 		for pos, slot := range s.chunkFile {
@@ -186,7 +194,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 					slot = -1 // its file's row was written again without it
 				}
 				if slot < 0 { // its file is gone: so is it
-					kill(pos, slot)
+					kill(lensOf[pos], slot)
 				}
 			}
 			chunkFile[pos] = slot
@@ -200,7 +208,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 				if sameSlots && pos < n && written[slot] && files[slot].ID == meta[pos].FileID {
 					survivors--
 				}
-				kill(pos, slot)
+				kill(lensOf[pos], slot)
 				chunkFile[pos] = -1
 			}
 		}
@@ -218,12 +226,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 			}
 			ids, lensOf, meta = append(ids, id), append(lensOf, c.Lens.Lens[i]), append(meta, m)
 			chunkFile = append(chunkFile, slot)
-			if sameSlots {
-				snap.count(slot, c.Lens.Lens[i], 1)
-			} else {
-				snap.live++
-				snap.addLens(c.Lens.Lens[i])
-			}
+			admit(c.Lens.Lens[i], slot)
 		}
 	}
 	if survivors != 0 {
