@@ -176,9 +176,7 @@ func (w *Watcher) Run(ctx context.Context, deliver func(Batch)) error {
 			return err
 		}
 		deliver(batch)
-		w.mu.Lock()
-		w.delivering = Batch{}
-		w.mu.Unlock()
+		w.Delivered() // if deliver did not say so itself
 	}
 }
 
