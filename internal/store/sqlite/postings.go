@@ -30,9 +30,10 @@ type postingsDelta struct {
 	meta                 []store.ChunkMeta
 	lensParts, metaParts [][]byte
 	// size estimates the memory added, lens and meta hold; parts counts
-	// the spills.
+	// the spills, written to spill (see spill.go).
 	size  int64
 	parts int
+	spill *spillFile
 }
 
 func newPostingsDelta() *postingsDelta {
@@ -213,8 +214,8 @@ func (t *tx) flushPostings(ctx context.Context) error {
 		return err
 	}
 	defer put.Close()
-	err = t.eachList(ctx, own, func(term string, list []store.Posting) error {
-		if _, err := put.ExecContext(ctx, t.collection, term, len(list), store.EncodePostings(list)); err != nil {
+	err = t.eachList(ctx, own, func(term string, df int, data []byte) error {
+		if _, err := put.ExecContext(ctx, t.collection, term, df, data); err != nil {
 			return fmt.Errorf("writing postings of %q: %w", term, err)
 		}
 		return nil

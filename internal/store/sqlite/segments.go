@@ -129,8 +129,8 @@ func (t *tx) writeSegment(ctx context.Context, own store.IDSet) error {
 		return err
 	}
 	defer put.Close()
-	err = t.eachList(ctx, own, func(term string, list []store.Posting) error {
-		if _, err := put.ExecContext(ctx, t.collection, term, s.seg, store.EncodePostings(list)); err != nil {
+	err = t.eachList(ctx, own, func(term string, _ int, data []byte) error {
+		if _, err := put.ExecContext(ctx, t.collection, term, s.seg, data); err != nil {
 			return fmt.Errorf("writing postings of %q: %w", term, err)
 		}
 		return nil
