@@ -35,13 +35,13 @@ import (
 
 // spillFile is the parts a run spilled, one after the other in one file.
 type spillFile struct {
-	f     *os.File
-	ends  []int64 // where each part written so far ends
-	size  int64
-	busy  chan struct{} // closed when the spill under way is written
-	err   error         // the first spill that failed
-	name  string
-	gone  bool // the file was unlinked at once
+	f    *os.File
+	ends []int64 // where each part written so far ends
+	size int64
+	busy chan struct{} // closed when the spill under way is written
+	err  error         // the first spill that failed
+	name string
+	gone bool // the file was unlinked at once
 }
 
 // newSpillFile makes the temporary file of a run's parts.
