@@ -162,6 +162,16 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if len(known) > 0 || len(gramKnown) > 0 {
 		seen = make(map[string]bool, len(known))
 	}
+	// The packages and specs are read and resolved alongside the parse,
+	// once the walk has listed the files.
+	factsCtx, stopFacts := context.WithCancel(ctx)
+	defer stopFacts()
+	facts, err := startProjectFacts(factsCtx, tx,
+		factsInput{root: root, walkOpts: walkOpts, specsDir: opts.SpecsDir, prevMeta: prevMeta, keepPackages: lim != nil},
+		func() ([]fsroot.File, error) { return stream.wait(factsCtx) })
+	if err != nil {
+		return nil, err
+	}
 	results := process(ctx, stream.files, known, gramKnown, keepGrams, opts.Workers)
 	defer results.stop()
 	done := 0
@@ -185,7 +195,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 			opts.Progress(Progress{Done: done, Total: int(stream.scanned.Load()), Path: r.file.Rel})
 		}
 	}
-	if files, err = stream.wait(ctx); err != nil {
+	if _, err := stream.wait(ctx); err != nil {
 		return nil, err
 	}
 	stats.Scanned = int(stream.scanned.Load())
@@ -214,8 +224,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	facts := factsInput{root: root, files: files, walkOpts: walkOpts, specsDir: opts.SpecsDir, prevMeta: prevMeta, keepPackages: lim != nil}
-	if err := saveProjectFacts(ctx, tx, facts, stats); err != nil {
+	if err := facts.finish(ctx, tx, stats); err != nil {
 		return nil, err
 	}
 	if err := updateVectors(ctx, tx, opts.Embedder, prevMeta, stats); err != nil {
