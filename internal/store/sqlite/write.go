@@ -23,9 +23,9 @@ type tx struct {
 	insSymbols *sql.Stmt
 	// a file's chunks, their text and terms, written at the end of PutFile
 	insChunk, insText, insTerms *batchInsert
-	delta                       *postingsDelta
-	budget                      int64     // bytes of postings held before they are spilled (see spill.go)
-	change                      runChange // for the change log
+	delta      *postingsDelta
+	budget     int64     // bytes of postings held before they are spilled (see spill.go)
+	change     runChange // for the change log
 	// deferMerges: Commit leaves merging segments to Maintain.
 	deferMerges bool
 	// chunkSeq is the last chunk id assigned (0: not read yet), and
