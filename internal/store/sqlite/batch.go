@@ -21,9 +21,6 @@ type batchInsert struct {
 	width int    // values a row
 	full  *sql.Stmt
 	args  []any
-	// partial holds the statements of fewer rows once prepared, when
-	// flushes are frequent (a file's rows at its end).
-	partial map[int]*sql.Stmt
 }
 
 // newBatchInsert prepares inserts of rows of width values into head
@@ -61,41 +58,11 @@ func (b *batchInsert) flush(ctx context.Context) error {
 	if len(b.args) == 0 {
 		return nil
 	}
-	var err error
-	if n := len(b.args) / b.width; b.partial == nil {
-		_, err = b.tx.ExecContext(ctx, b.query(n), b.args...)
-	} else {
-		st, ok := b.partial[n]
-		if !ok {
-			if st, err = b.tx.PrepareContext(ctx, b.query(n)); err != nil {
-				return err
-			}
-			b.partial[n] = st
-		}
-		_, err = st.ExecContext(ctx, b.args...)
-	}
+	_, err := b.tx.ExecContext(ctx, b.query(len(b.args)/b.width), b.args...)
 	clear(b.args)
 	b.args = b.args[:0]
 	return err
 }
 
-// reset drops the rows queued.
-func (b *batchInsert) reset() {
-	clear(b.args)
-	b.args = b.args[:0]
-}
-
-// keepPartial makes flush prepare its statements once for each number of
-// rows, for a batchInsert flushed often.
-func (b *batchInsert) keepPartial() *batchInsert {
-	b.partial = map[int]*sql.Stmt{}
-	return b
-}
-
-// close releases the prepared statements.
-func (b *batchInsert) close() {
-	b.full.Close()
-	for _, st := range b.partial {
-		st.Close()
-	}
-}
+// close releases the prepared statement.
+func (b *batchInsert) close() { b.full.Close() }

@@ -20,9 +20,10 @@ type tx struct {
 	lock       *WriterLock
 	collection int64
 	insFile    *sql.Stmt
+	insChunk   *sql.Stmt
+	insTerms   *sql.Stmt
+	insText    *sql.Stmt
 	insSymbols *sql.Stmt
-	// a file's chunks, their text and terms, written at the end of PutFile
-	insChunk, insText, insTerms *batchInsert
 	delta      *postingsDelta
 	budget     int64     // bytes of postings held before they are spilled (see spill.go)
 	change     runChange // for the change log
@@ -57,22 +58,12 @@ func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock, budg
 		return st
 	}
 	t.insFile = prepare(`INSERT INTO files(collection_id, path, language, size, hash, mtime_ns, lines) VALUES(?, ?, ?, ?, ?, ?, ?)`)
+	t.insChunk = prepare(`INSERT INTO chunks(id, file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	t.insText = prepare(`INSERT INTO chunk_text(chunk_id, content) VALUES(?, ?)`)
+	t.insTerms = prepare(`INSERT INTO chunk_terms(chunk_id, terms) VALUES(?, ?)`)
 	t.insSymbols = prepare(`INSERT INTO file_symbols(file_id, data) VALUES(?, ?)`)
-	batch := func(head string, width int) *batchInsert {
-		if err != nil {
-			return nil
-		}
-		var b *batchInsert
-		if b, err = newBatchInsert(ctx, sqlTx, head, "", width); err != nil {
-			return nil
-		}
-		return b.keepPartial()
-	}
-	t.insChunk = batch(`INSERT INTO chunks(id, file_id, ord, start_line, end_line, kind, symbols, signature, breadcrumb, doc_comment) VALUES`, 10)
-	t.insText = batch(`INSERT INTO chunk_text(chunk_id, content) VALUES`, 2)
-	t.insTerms = batch(`INSERT INTO chunk_terms(chunk_id, terms) VALUES`, 2)
 	if err != nil {
-		t.closeStatements()
 		sqlTx.Rollback()
 		return nil, fmt.Errorf("preparing index statements: %w", err)
 	}
@@ -173,14 +164,7 @@ func (t *tx) TouchFile(ctx context.Context, id int64, mtimeNS int64) error {
 }
 
 // PutFile inserts a file with its chunks and symbols.
-func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) (err error) {
-	defer func() {
-		if err != nil { // a failed file's queued rows are not written with the next
-			t.insChunk.reset()
-			t.insText.reset()
-			t.insTerms.reset()
-		}
-	}()
+func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
 	if _, err := t.state(ctx); err != nil { // counted before the change
 		return err
 	}
@@ -206,36 +190,25 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) (e
 		if err != nil {
 			return err
 		}
-		if err := t.insChunk.add(ctx, chunkID, fileID, i, c.StartLine, c.EndLine, c.Kind,
+		if _, err := t.insChunk.ExecContext(ctx, chunkID, fileID, i, c.StartLine, c.EndLine, c.Kind,
 			strings.Join(c.Symbols, "\n"), c.Signature, c.Breadcrumb, c.DocComment); err != nil {
-			return fmt.Errorf("inserting chunks of %s: %w", f.Path, err)
+			return fmt.Errorf("inserting a chunk of %s: %w", f.Path, err)
 		}
-		if err := t.insText.add(ctx, chunkID, c.Content); err != nil {
-			return fmt.Errorf("inserting the text of chunks of %s: %w", f.Path, err)
+		if _, err := t.insText.ExecContext(ctx, chunkID, c.Content); err != nil {
+			return fmt.Errorf("inserting the text of a chunk of %s: %w", f.Path, err)
 		}
 		terms := make([]string, 0, len(c.Stats.Freqs))
 		for term := range c.Stats.Freqs {
 			terms = append(terms, term)
 		}
 		sort.Strings(terms)
-		if err := t.insTerms.add(ctx, chunkID, strings.Join(terms, "\n")); err != nil {
-			return fmt.Errorf("recording terms of chunks of %s: %w", f.Path, err)
+		if _, err := t.insTerms.ExecContext(ctx, chunkID, strings.Join(terms, "\n")); err != nil {
+			return fmt.Errorf("recording terms of a chunk of %s: %w", f.Path, err)
 		}
 		meta := store.ChunkMeta{ID: chunkID, FileID: fileID, StartLine: int32(c.StartLine),
 			EndLine: int32(c.EndLine), Kind: c.Kind, Symbols: strings.Join(c.Symbols, "\n")}
 		t.delta.add(meta, c.Stats)
 		t.change.addChunk(c.Stats.Lens, meta)
-	}
-	// The rows wait for no later file: what follows may read or delete
-	// them.
-	if err := t.insChunk.flush(ctx); err != nil {
-		return fmt.Errorf("inserting chunks of %s: %w", f.Path, err)
-	}
-	if err := t.insText.flush(ctx); err != nil {
-		return fmt.Errorf("inserting the text of chunks of %s: %w", f.Path, err)
-	}
-	if err := t.insTerms.flush(ctx); err != nil {
-		return fmt.Errorf("recording terms of chunks of %s: %w", f.Path, err)
 	}
 	if t.delta.size > t.budget {
 		return t.spillPostings(ctx)
@@ -323,20 +296,8 @@ func (t *tx) Rollback() error {
 
 func (t *tx) end() {
 	t.done = true
-	t.closeStatements()
+	for _, st := range []*sql.Stmt{t.insFile, t.insChunk, t.insText, t.insTerms, t.insSymbols} {
+		st.Close()
+	}
 	t.lock.Release()
-}
-
-// closeStatements releases the run's prepared statements.
-func (t *tx) closeStatements() {
-	for _, st := range []*sql.Stmt{t.insFile, t.insSymbols} {
-		if st != nil {
-			st.Close()
-		}
-	}
-	for _, b := range []*batchInsert{t.insChunk, t.insText, t.insTerms} {
-		if b != nil {
-			b.close()
-		}
-	}
 }
