@@ -164,3 +164,31 @@ func TestCNestedTypes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCRepair checks that the rewrite keeps every offset: the same length,
+// the line breaks where they were, and nothing but blanks (and the "int"
+// of a template parameter) written.
+func FuzzCRepair(f *testing.F) {
+	for _, name := range fixtureFiles(f) {
+		if strings.HasSuffix(name, ".cc") || strings.HasSuffix(name, ".c") || strings.HasSuffix(name, ".hpp") {
+			f.Add(readFixture(f, name))
+		}
+	}
+	f.Add([]byte("template <typename T, FMT_ENABLE_IF(x)>\nFMT_API void f();\nABSL_NAMESPACE_BEGIN\n"))
+	f.Add([]byte("template<A,B(\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		fixed := cRepair(src)
+		if len(fixed) != len(src) {
+			t.Fatalf("length %d → %d", len(src), len(fixed))
+		}
+		for i := range src {
+			if fixed[i] == src[i] {
+				continue
+			}
+			if src[i] == '\n' || fixed[i] != ' ' && !(i+3 <= len(fixed) && string(fixed[i:i+3]) == "int") &&
+				!(i >= 1 && string(fixed[i-1:i+2]) == "int") && !(i >= 2 && string(fixed[i-2:i+1]) == "int") {
+				t.Fatalf("byte %d changed from %q to %q", i, src[i], fixed[i])
+			}
+		}
+	})
+}
