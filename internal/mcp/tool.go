@@ -185,7 +185,7 @@ func (s *Server) render(t *tool, out *outcome, err error) (*sdk.CallToolResult, 
 			return errorResult(t, err), err
 		}
 		// The text is the structured content's JSON: encode it once.
-		text, structured = string(data), json.RawMessage(data)
+		text, structured = string(data), &encodedValue{value: out.structured, raw: data}
 	}
 	content := append([]sdk.Content{&sdk.TextContent{Text: text}}, out.content...)
 	return &sdk.CallToolResult{Content: content, StructuredContent: structured}, nil
