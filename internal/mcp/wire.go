@@ -56,7 +56,7 @@ func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 // nativeCall is a tools/call result encoding/json encodes field by field,
 // with the members of the SDK's CallToolResult, in its order.
 type nativeCall struct {
-	sdk.ResultBase                           // _meta: the result's own, and what the SDK adds after the middleware
+	sdk.ResultBase          // _meta: the result's own, and what the SDK adds after the middleware
 	Content           []any `json:"content"` // textItem or the sdk.Content itself
 	StructuredContent any   `json:"structuredContent,omitempty"`
 	IsError           bool  `json:"isError,omitempty"`
