@@ -25,9 +25,10 @@ import (
 // content: see encodeResult). The JSON-RPC layer still validates the
 // whole, so a bad result cannot go out.
 
-// encodeMiddleware wraps every tools/call result in an encodedCall. It is
-// the outermost middleware: the tasks middleware and the SDK's own see
-// the *sdk.CallToolResult.
+// encodeMiddleware wraps every tools/call result in a nativeCall, or an
+// encodedCall when the SDK's envelope holds more than nativeCall's
+// members. It is the outermost middleware: the tasks middleware and the
+// SDK's own see the *sdk.CallToolResult.
 func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		res, err := next(ctx, method, req)
