@@ -116,7 +116,7 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		defer s.calls.end()
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		defer context.AfterFunc(s.cutoff, cancel)()
+		defer s.cutoff.add(cancel)()
 		if t.stopsOnShutdown {
 			defer context.AfterFunc(s.lifetime, cancel)()
 		}
