@@ -49,6 +49,7 @@ type weightSet struct {
 	implementer     float64 // the file implements the type a symbol query names (implementerFiles)
 	implementerMax  float64 // ... when at most this many files do
 	literalNames    bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
+	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -107,6 +108,7 @@ var weights = weightSet{
 	implementer:     0.5,
 	implementerMax:  1,
 	literalNames:    true,
+	testsToEnd:      true,
 
 	semanticCalibration: 0.01,
 
