@@ -73,6 +73,10 @@ func rankingSwitches() []rankingSwitch {
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "Windows ports demoted", off: one(&w.windowsVariant)},
+		{name: "manual pages and docs/ HTML are docs", off: func() func() {
+			w.manualDocs = false
+			return func() { w.manualDocs = true }
+		}},
 		{name: "a file's own test module demoted", off: one(&w.inFileTests)},
 		{name: "files implementing the named type", off: zero(&w.implementer)},
 		{name: "symbol queries match file names as written", off: func() func() {
