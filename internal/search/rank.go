@@ -50,6 +50,7 @@ type weightSet struct {
 	implementerMax  float64 // ... when at most this many files do
 	literalNames    bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
 	manualDocs      bool    // manual pages and HTML under docs/ count as documentation (isManualPath)
+	pickConstructor float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
 	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
 
 	// semanticCalibration scales the semantic side against the lexical
@@ -110,6 +111,7 @@ var weights = weightSet{
 	implementerMax:  1,
 	literalNames:    true,
 	testsToEnd:      true,
+	pickConstructor: 0,
 	manualDocs:      true,
 
 	semanticCalibration: 0.01,
