@@ -19,6 +19,13 @@ import (
 	"github.com/lore-dev/lore/internal/symbols"
 )
 
+// Version identifies what Analyze makes of a file: its chunks and what it
+// defines and refers to. An index records it; when it changes, the next
+// index run rebuilds, so that an index made by an older lore does not keep
+// old chunks for files that have not changed since. TestExtractionVersion
+// fails when the output on testdata changes while Version stays the same.
+const Version = "1"
+
 // Chunk is one contiguous, 1-based inclusive line span of a file together
 // with what it defines.
 type Chunk struct {

@@ -363,34 +363,59 @@ func paths(res []search.Result) []string {
 	return out
 }
 
-func TestAnalyzerChangeRebuilds(t *testing.T) {
-	root, indexPath := setup(t)
-	ctx := context.Background()
-	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
-		t.Fatal(err)
+// TestExtractionChangeRebuilds: an index written by a lore that made terms
+// or chunks differently is rebuilt by the next run, unchanged files too.
+func TestExtractionChangeRebuilds(t *testing.T) {
+	cases := []struct {
+		name  string
+		key   string
+		value string // "" deletes the key, as an index from before it was recorded
+	}{
+		{"older analyzer", store.MetaAnalyzerVersion, "old"},
+		{"older chunker", store.MetaChunkerVersion, "old"},
+		{"chunker not recorded", store.MetaChunkerVersion, ""},
 	}
-	// Record an older analyzer, as an index written by an older lore has.
-	db, err := sqlite.Open(ctx, indexPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := db.Write(ctx, store.DefaultCollection, root, store.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.SetMeta(ctx, store.MetaAnalyzerVersion, "old"); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(ctx, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	stats, err := runAt(ctx, indexPath, index.Options{Root: root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stats.Indexed != 4 || stats.Unchanged != 0 {
-		t.Errorf("after an analyzer change: %+v, want every file re-indexed", stats)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root, indexPath := setup(t)
+			ctx := context.Background()
+			if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
+				t.Fatal(err)
+			}
+			if stats, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil || stats.Unchanged != 4 {
+				t.Fatalf("a second run of the same lore: %+v, %v; want every file unchanged", stats, err)
+			}
+			db, err := sqlite.Open(ctx, indexPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx, err := db.Write(ctx, store.DefaultCollection, root, store.WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.value == "" {
+				err = tx.DeleteMeta(ctx, c.key)
+			} else {
+				err = tx.SetMeta(ctx, c.key, c.value)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tx.Commit(ctx, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			stats, err := runAt(ctx, indexPath, index.Options{Root: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stats.Indexed != 4 || stats.Unchanged != 0 {
+				t.Errorf("%+v, want every file re-indexed", stats)
+			}
+			if stats, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil || stats.Unchanged != 4 {
+				t.Errorf("the run after the rebuild: %+v, %v; want every file unchanged", stats, err)
+			}
+		})
 	}
 }
 

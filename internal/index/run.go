@@ -107,6 +107,12 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if v, ok := prevMeta[store.MetaAnalyzerVersion]; ok && v != tokenize.Version {
 		opts.Force = true // terms are made differently now: old ones would not match
 	}
+	if prevMeta[store.MetaIndexedAt] != "" && prevMeta[store.MetaChunkerVersion] != chunk.Version {
+		// Files are chunked differently now (an index from before the
+		// version was recorded counts as older): unchanged files would
+		// keep their old chunks and symbols.
+		opts.Force = true
+	}
 	// The n-gram index lists every file the exact search would walk, so
 	// it is kept only when this run walks the same way.
 	keepGrams := len(walkOpts.SkipDirs) == 0 && (walkOpts.MaxFileSize == 0 || walkOpts.MaxFileSize == fsroot.DefaultMaxFileSize)
@@ -570,6 +576,7 @@ func writeMeta(ctx context.Context, tx store.WriteTx, root string, now time.Time
 		{store.MetaPackageCount, strconv.Itoa(stats.Packages)},
 		{store.MetaSpecCount, strconv.Itoa(stats.Specs)},
 		{store.MetaAnalyzerVersion, tokenize.Version},
+		{store.MetaChunkerVersion, chunk.Version},
 	}
 	for _, m := range meta {
 		if err := tx.SetMeta(ctx, m.key, m.value); err != nil {

@@ -237,6 +237,7 @@ const (
 	MetaPackageCount    = "package_count"
 	MetaSpecCount       = "spec_count"
 	MetaAnalyzerVersion = "analyzer_version"
+	MetaChunkerVersion  = "chunker_version" // chunk.Version of the run that wrote the chunks
 	MetaSpecsDir        = "specs_dir"
 	MetaSkipDirs        = "skip_dirs"        // the run's extra folders to skip, comma-separated
 	MetaMaxFileSize     = "max_file_size"    // the run's size limit in bytes; absent: the walker's default
