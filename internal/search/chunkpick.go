@@ -23,10 +23,11 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 		return 0
 	}
 	p := weights.pickCallable
-	if isConstructor(row) {
+	if isConstructor(row) && !q.mentions(constructionWords) {
 		// A constructor mentions every field and parameter of its type
 		// and wins its file on words alone; it sets things up and rarely
-		// is what a question about behaviour asks for.
+		// is what a question about behaviour asks for, unless the
+		// question is how things are set up.
 		p *= weights.pickConstructor
 	}
 	if weights.pickLength > 0 {
@@ -82,6 +83,10 @@ func pickRepresentative(chunks []scored) {
 // Rust's new.
 var constructorNames = map[string]bool{"__init__": true, "__new__": true, "__construct": true, "constructor": true,
 	"initialize": true, "init": true, "new": true}
+
+// constructionWords ask how an object is made, which a constructor answers.
+var constructionWords = stemSet("construct", "constructor", "constructed", "initialize", "initialise", "initialized",
+	"initialization", "init", "instantiate", "instance", "create", "created", "creates", "new", "setup")
 
 // isConstructor reports a chunk that constructs or initialises an object:
 // of the constructor kind, or a function or method named like one.

@@ -73,6 +73,11 @@ func TestChunkPriorConstructor(t *testing.T) {
 			t.Errorf("%s %q rates %v, want %v", row.Kind, row.Symbols, got, want)
 		}
 	}
+	ctor := &store.ChunkMeta{Kind: "method", StartLine: 1, EndLine: 10, Symbols: "Console.__init__"}
+	if a, b := chunkPrior(Analyze("how the console is initialized from its options"), ctor),
+		chunkPrior(Analyze("how the console is configured from its options"), ctor); math.Abs(a-b-weights.pickCallable*(1-weights.pickConstructor)) > 1e-12 {
+		t.Errorf("a query about initialising rates the constructor %v, another %v: want the full callable prior back", a, b)
+	}
 	if isConstructor(&store.ChunkMeta{Kind: "method", Symbols: "renew"}) {
 		t.Error("renew is not a constructor")
 	}
