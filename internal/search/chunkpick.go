@@ -81,8 +81,7 @@ func pickRepresentative(chunks []scored) {
 // language convention: Python's __init__ and __new__, PHP's __construct,
 // JavaScript's constructor, Ruby's initialize, Swift's and Kotlin's init,
 // Rust's new.
-var constructorNames = map[string]bool{"__init__": true, "__new__": true, "__construct": true, "constructor": true,
-	"initialize": true, "init": true, "new": true}
+var constructorNames = []string{"__init__", "__new__", "__construct", "constructor", "initialize", "init", "new"}
 
 // constructionWords ask how an object is made, which a constructor answers.
 var constructionWords = stemSet("construct", "constructor", "constructed", "initialize", "initialise", "initialized",
@@ -95,5 +94,11 @@ func isConstructor(row *store.ChunkMeta) bool {
 		return true
 	}
 	first, _, _ := strings.Cut(row.Symbols, "\n")
-	return constructorNames[strings.ToLower(lastSegment(first))]
+	name := lastSegment(first)
+	for _, c := range constructorNames { // without lower-casing: no allocation per candidate
+		if strings.EqualFold(name, c) {
+			return true
+		}
+	}
+	return false
 }
