@@ -102,7 +102,7 @@ func TestIndexSearchStatus(t *testing.T) {
 	}
 
 	code, out, _ = runLore(t, cache, "status", "--root", root)
-	if code != exitOK || !strings.Contains(out, "schema version") || !strings.Contains(out, "go") {
+	if code != exitOK || !strings.Contains(out, "schema version") || !strings.Contains(out, "go") || strings.Contains(out, "rebuild") {
 		t.Errorf("status: exit %d\n%s", code, out)
 	}
 }

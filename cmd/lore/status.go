@@ -63,6 +63,9 @@ func runStatus(ctx context.Context, a *cli, args []string) error {
 		fmt.Fprintf(a.stdout, "changes         %d files changed since the index was built (%s): lore index picks them up\n",
 			fresh.PendingChanges, strings.Join(some, ", "))
 	}
+	if rep.Rebuild != "" {
+		fmt.Fprintf(a.stdout, "rebuild         %s: the next lore index rebuilds it\n", rep.Rebuild)
+	}
 	if len(rep.Languages) > 0 {
 		fmt.Fprintf(a.stdout, "\n%-14s %8s %8s\n", "language", "files", "chunks")
 		for _, l := range rep.Languages {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/lore-dev/lore/internal/index"
 	"github.com/lore-dev/lore/internal/store"
 )
 
@@ -22,6 +23,9 @@ type Status struct {
 	Embedder      string                `json:"embedder"`
 	SpecsDir      string                `json:"specs_dir,omitempty"`
 	Languages     []store.LanguageCount `json:"languages"`
+	// Rebuild, when set, says why the next index run rebuilds the index
+	// from scratch (an upgrade that makes chunks or terms differently).
+	Rebuild string `json:"rebuild,omitempty"`
 }
 
 // Status reports on the index of a root.
@@ -52,6 +56,7 @@ func (a *App) Status(ctx context.Context, root string) (*Status, error) {
 		SchemaVersion: number(store.MetaSchemaVersion), Files: number(store.MetaFileCount), Chunks: number(store.MetaChunkCount),
 		Packages: number(store.MetaPackageCount), Specs: number(store.MetaSpecCount),
 		Embedder: embedder, SpecsDir: meta[store.MetaSpecsDir], Languages: langs,
+		Rebuild: index.RebuildReason(meta),
 	}, nil
 }
 

@@ -136,6 +136,17 @@ var fixtures = []fixture{
 		},
 	},
 	{
+		// Macros as C++ libraries write them (cRepair).
+		file:    "journal.cc",
+		symbols: []string{"journal", "Journal", "Options", "Record", "State", "Append", "Flush", "ReadAll", "Cursor", "Seek", "Replay"},
+		wants: []want{
+			{symbol: "Journal", crumb: "journal", kind: KindClass, signature: "class JOURNAL_API Journal final", doc: "Journal keeps records in memory"},
+			{symbol: "Append", crumb: "journal > Journal", kind: KindMethod, signature: "long Journal::Append(std::string payload)"},
+			{symbol: "ReadAll", crumb: "journal", kind: KindFunction, signature: "std::vector<Journal::Record> ReadAll(const std::string& path)", doc: "ReadAll reads every record"},
+			{symbol: "Cursor", crumb: "journal", kind: KindClass, signature: "class JOURNAL_API Cursor", doc: "Cursor walks the records"},
+		},
+	},
+	{
 		file:    "geometry.hpp",
 		symbols: []string{"geo", "kPi", "Point", "Shape", "Circle", "Rect", "totalArea", "intersect"},
 		wants: []want{

@@ -32,7 +32,9 @@ func cSpec(grammar *sitter.Language) *langSpec {
 			"alias_declaration":    {kind: KindType},
 			"concept_definition":   {kind: KindType},
 		},
-		custom: cCustom,
+		custom:      cCustom,
+		repair:      cRepair,
+		repairFirst: true,
 	}
 }
 
@@ -55,6 +57,20 @@ func cCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
 		}
 		return item{}, false
 	case "declaration", "field_declaration":
+		// A class, struct, union or enum defined inside a class body (or
+		// defined and declared at once, "struct point { … } origin;") is
+		// that type's definition.
+		if typ := n.ChildByFieldName("type"); typ != nil && typ.ChildByFieldName("body") != nil &&
+			typ.ChildByFieldName("name") != nil {
+			it := c.spec.classify(c, typ)
+			it.node = n
+			for _, d := range c.named(n) {
+				if name := c.cDeclaratorName(d); name != "" && d != typ {
+					it.names = append(it.names, name)
+				}
+			}
+			return it, true
+		}
 		// A prototype (or method declaration in a class) is a function;
 		// anything else is a variable or field.
 		for _, d := range c.named(n) {

@@ -48,6 +48,11 @@ type langSpec struct {
 	// annotations as plain comments); the rewritten parse is kept when it
 	// has fewer bytes in error. Text is still read from the original.
 	repair func(src []byte) []byte
+	// repairFirst parses the repaired source first, and the original too
+	// only when the repaired parse has much in error: for languages
+	// whose files mostly parse with errors (C and C++, for their
+	// macros), so that most files are parsed once.
+	repairFirst bool
 }
 
 // parse parses src with a parser from the pool, one parse at a time for

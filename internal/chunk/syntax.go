@@ -77,12 +77,9 @@ func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file
 			}
 		}()
 	}
-	tree, err := spec.parse(d.src)
-	if err != nil || tree == nil {
+	tree := spec.parseRepairing(d.src)
+	if tree == nil {
 		return nil, file, false
-	}
-	if spec.repair != nil && tree.RootNode().HasError() {
-		tree = spec.reparse(tree, d.src)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -729,10 +726,34 @@ func isDataKind(kind string) bool {
 	return kind == KindVariable || kind == KindConstant || kind == KindPreamble
 }
 
-// reparse parses the source as spec.repair rewrites it and returns the
-// tree with fewer bytes in error, closing the other. The rewrite keeps
-// every byte offset, so nodes of either tree read the original text.
-func (s *langSpec) reparse(tree *sitter.Tree, src []byte) *sitter.Tree {
+// parseRepairing parses src, and src as s.repair rewrites it when the
+// parse has errors, keeping the tree with fewer bytes in error; with
+// repairFirst the rewrite is parsed first, and the original only when
+// more than a sixteenth of the rewrite is in error. The rewrite keeps
+// every byte offset, so nodes of either tree read the original text. It
+// returns nil when src cannot be parsed.
+func (s *langSpec) parseRepairing(src []byte) *sitter.Tree {
+	if s.repair != nil && s.repairFirst {
+		if fixed := s.repair(src); len(fixed) == len(src) && !bytes.Equal(fixed, src) {
+			if tree, err := s.parse(fixed); err == nil && tree != nil {
+				if errorBytes(tree.RootNode()) <= uint32(len(src)/16) {
+					return tree
+				}
+				original, err := s.parse(src)
+				if err != nil || original == nil {
+					return tree
+				}
+				return fewerErrors(original, tree)
+			}
+		}
+	}
+	tree, err := s.parse(src)
+	if err != nil || tree == nil {
+		return nil
+	}
+	if s.repair == nil || s.repairFirst || !tree.RootNode().HasError() {
+		return tree
+	}
 	fixed := s.repair(src)
 	if len(fixed) != len(src) {
 		return tree
@@ -741,12 +762,18 @@ func (s *langSpec) reparse(tree *sitter.Tree, src []byte) *sitter.Tree {
 	if err != nil || other == nil {
 		return tree
 	}
-	if errorBytes(other.RootNode()) < errorBytes(tree.RootNode()) {
-		tree.Close()
-		return other
+	return fewerErrors(tree, other)
+}
+
+// fewerErrors returns whichever tree has fewer bytes in error, a if they
+// tie, and closes the other.
+func fewerErrors(a, b *sitter.Tree) *sitter.Tree {
+	if errorBytes(b.RootNode()) < errorBytes(a.RootNode()) {
+		a.Close()
+		return b
 	}
-	other.Close()
-	return tree
+	b.Close()
+	return a
 }
 
 // errorBytes counts the bytes a tree covers with error nodes (outermost

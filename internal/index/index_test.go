@@ -363,6 +363,20 @@ func paths(res []search.Result) []string {
 	return out
 }
 
+// readMeta reads the default collection's metadata.
+func readMeta(t *testing.T, db store.DB) map[string]string {
+	t.Helper()
+	r, err := db.Reader(context.Background(), store.DefaultCollection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := r.Meta(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meta
+}
+
 // TestExtractionChangeRebuilds: an index written by a lore that made terms
 // or chunks differently is rebuilt by the next run, unchanged files too.
 func TestExtractionChangeRebuilds(t *testing.T) {
@@ -404,7 +418,11 @@ func TestExtractionChangeRebuilds(t *testing.T) {
 			if err := tx.Commit(ctx, time.Now()); err != nil {
 				t.Fatal(err)
 			}
+			meta := readMeta(t, db)
 			db.Close()
+			if index.RebuildReason(meta) == "" {
+				t.Errorf("RebuildReason(%v) is empty", meta)
+			}
 			stats, err := runAt(ctx, indexPath, index.Options{Root: root})
 			if err != nil {
 				t.Fatal(err)
@@ -412,6 +430,13 @@ func TestExtractionChangeRebuilds(t *testing.T) {
 			if stats.Indexed != 4 || stats.Unchanged != 0 {
 				t.Errorf("%+v, want every file re-indexed", stats)
 			}
+			if db, err = sqlite.Open(ctx, indexPath); err != nil {
+				t.Fatal(err)
+			}
+			if reason := index.RebuildReason(readMeta(t, db)); reason != "" {
+				t.Errorf("after the rebuild, RebuildReason is %q", reason)
+			}
+			db.Close()
 			if stats, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil || stats.Unchanged != 4 {
 				t.Errorf("the run after the rebuild: %+v, %v; want every file unchanged", stats, err)
 			}

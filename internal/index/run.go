@@ -61,6 +61,24 @@ type gramJob struct {
 	fresh bool // the recorded grams are current
 }
 
+// RebuildReason says why the next run over a collection whose metadata
+// is meta rebuilds it from scratch rather than updating it, or "" when it
+// need not: the schema changed under the index, or this lore makes terms
+// or chunks differently from the one that built it (an index from before
+// the chunker's version was recorded counts as older), so that files
+// that did not change would keep terms or chunks of the old kind.
+func RebuildReason(meta map[string]string) string {
+	switch {
+	case meta[store.MetaRebuildRequired] == "1":
+		return "the index's schema changed"
+	case meta[store.MetaAnalyzerVersion] != "" && meta[store.MetaAnalyzerVersion] != tokenize.Version:
+		return "this lore makes search terms differently from the one that built the index"
+	case meta[store.MetaIndexedAt] != "" && meta[store.MetaChunkerVersion] != chunk.Version:
+		return "this lore chunks files differently from the one that built the index"
+	}
+	return ""
+}
+
 func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	start := time.Now()
 	root, err := fsroot.Open(opts.Root)
@@ -91,8 +109,8 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	if prevMeta[store.MetaRebuildRequired] == "1" {
-		opts.Force = true // the schema changed under this index
+	if RebuildReason(prevMeta) != "" {
+		opts.Force = true
 	}
 	if opts.SpecsDir == "" {
 		opts.SpecsDir = prevMeta[store.MetaSpecsDir] // keep the folder the root was indexed with
@@ -103,15 +121,6 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	}
 	if opts.MaxFileSize != 0 {
 		walkOpts.MaxFileSize = opts.MaxFileSize
-	}
-	if v, ok := prevMeta[store.MetaAnalyzerVersion]; ok && v != tokenize.Version {
-		opts.Force = true // terms are made differently now: old ones would not match
-	}
-	if prevMeta[store.MetaIndexedAt] != "" && prevMeta[store.MetaChunkerVersion] != chunk.Version {
-		// Files are chunked differently now (an index from before the
-		// version was recorded counts as older): unchanged files would
-		// keep their old chunks and symbols.
-		opts.Force = true
 	}
 	// The n-gram index lists every file the exact search would walk, so
 	// it is kept only when this run walks the same way.
