@@ -472,8 +472,7 @@ func LoadToken(env, file string) (string, error) {
 // clients wait. A connection idle for less is left alone: its client may
 // be sending a request on it at this very moment.
 func limitListener(ln net.Listener, max int) *limitedListener {
-	return &limitedListener{Listener: ln, slots: make(chan struct{}, max), closed: make(chan struct{}),
-		idle: map[net.Conn]time.Time{}}
+	return &limitedListener{Listener: ln, slots: make(chan struct{}, max), closed: make(chan struct{})}
 }
 
 // idleYield is how long a keep-alive connection must have been idle before
@@ -487,8 +486,12 @@ type limitedListener struct {
 	closed    chan struct{}
 
 	waiting atomic.Bool // Accept waits for a slot
-	mu      sync.Mutex
-	idle    map[net.Conn]time.Time // served connections idle between requests, since when
+	// conns holds the open connections (*limitedConn), each of which
+	// knows since when it is idle: a request changes only its own
+	// connection's state, so that requests on different connections
+	// never wait for one another; only closeLongIdle, when a client
+	// waits, looks at them all.
+	conns sync.Map
 }
 
 // Accept implements net.Listener.
@@ -518,38 +521,47 @@ func (l *limitedListener) Accept() (net.Conn, error) {
 		<-l.slots
 		return nil, err
 	}
-	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+	lc := &limitedConn{Conn: c}
+	lc.release = func() {
+		l.conns.Delete(lc)
+		<-l.slots
+	}
+	l.conns.Store(lc, struct{}{})
+	return lc, nil
 }
 
 // closeLongIdle closes the connection idle the longest, if it has been
 // idle for idleYield or longer.
 func (l *limitedListener) closeLongIdle() {
-	l.mu.Lock()
-	var oldest net.Conn
-	var since time.Time
-	for c, t := range l.idle {
-		if oldest == nil || t.Before(since) {
+	var oldest *limitedConn
+	var since int64
+	l.conns.Range(func(k, _ any) bool {
+		c := k.(*limitedConn)
+		if t := c.idleSince.Load(); t != 0 && (oldest == nil || t < since) {
 			oldest, since = c, t
 		}
-	}
-	if oldest == nil || time.Since(since) < idleYield {
-		l.mu.Unlock()
+		return true
+	})
+	if oldest == nil || time.Since(time.Unix(0, since)) < idleYield {
 		return
 	}
-	delete(l.idle, oldest)
-	l.mu.Unlock()
-	oldest.Close() // frees its slot
+	// Unless a request came on it meanwhile: that one is served.
+	if oldest.idleSince.CompareAndSwap(since, 0) {
+		oldest.Close() // frees its slot
+	}
 }
 
 // connState is the server's http.Server.ConnState: it tracks the
 // connections idle between requests.
 func (l *limitedListener) connState(c net.Conn, state http.ConnState) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	lc, ok := c.(*limitedConn)
+	if !ok {
+		return // not one of l's
+	}
 	if state == http.StateIdle {
-		l.idle[c] = time.Now()
+		lc.idleSince.Store(time.Now().UnixNano())
 	} else {
-		delete(l.idle, c)
+		lc.idleSince.Store(0)
 	}
 }
 
@@ -611,8 +623,9 @@ func (l *limitedListener) Close() error {
 
 type limitedConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	once      sync.Once
+	release   func()
+	idleSince atomic.Int64 // Unix nanoseconds since the connection is idle between requests; 0 while not
 }
 
 // Close implements net.Conn; the first call frees the connection's slot.

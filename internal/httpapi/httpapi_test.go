@@ -488,7 +488,10 @@ func TestSSEOutlivesReadTimeout(t *testing.T) {
 // ones are idle keep-alive connections, once one has been idle for
 // idleYield.
 func TestMaxConns(t *testing.T) {
-	defer func(d time.Duration) { idleYield = d }(idleYield)
+	// Restored once the server has stopped (cleanups run last first): its
+	// Accept reads idleYield while it waits for a slot.
+	saved := idleYield
+	t.Cleanup(func() { idleYield = saved })
 	idleYield = 200 * time.Millisecond
 	release := make(chan struct{})
 	started := make(chan struct{}, 4)

@@ -28,9 +28,14 @@ func TestRenderJSONOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			text := res.Content[0].(*sdk.TextContent).Text
-			raw, ok := res.StructuredContent.(json.RawMessage)
-			if !ok || string(raw) != text {
-				t.Fatalf("structured %T %s differs from the text %s", res.StructuredContent, res.StructuredContent, text)
+			ev, ok := res.StructuredContent.(*encodedValue)
+			if !ok || string(ev.raw) != text {
+				t.Fatalf("structured %T %v differs from the text %s", res.StructuredContent, res.StructuredContent, text)
+			}
+			// nativeCall encodes the value again, as the SDK's JSON-RPC
+			// layer encodes a result: the same bytes as the text.
+			if again := sdkEncode(t, ev.value); string(again) != text {
+				t.Fatalf("the value encodes to\n%s\nthe text is\n%s", again, text)
 			}
 			if strings.Contains(text, `\u003c`) || strings.Contains(text, `\u0026`) || strings.HasSuffix(text, "\n") {
 				t.Errorf("text %q: HTML-escaped or with a trailing newline", text)

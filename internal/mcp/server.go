@@ -118,8 +118,7 @@ type Server struct {
 	answers  inflight        // calls read from a client whose response is not yet written, for Shutdown
 	lifetime context.Context // ends at Close; background work derives from it
 	stop     context.CancelFunc
-	cutoff   context.Context // ends when Shutdown's grace is over: every call still running is cancelled
-	cut      context.CancelFunc
+	cutoff   cutoffSet // the calls running: cancelled when Shutdown's grace is over
 }
 
 // New builds a Server with the tool families of opts.Toolsets.
@@ -152,7 +151,6 @@ func New(opts Options) (*Server, error) {
 		tasks:   newTaskStore(),
 	}
 	s.lifetime, s.stop = context.WithCancel(context.Background())
-	s.cutoff, s.cut = context.WithCancel(context.Background())
 	s.tasks.onStop = func(t *task, afterCancel time.Duration) {
 		s.log.Info("task work stopped", "task", t.id, "tool", t.tool, "after_cancel_ms", afterCancel.Milliseconds())
 	}
@@ -216,7 +214,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	case <-ctx.Done():
 		err = ctx.Err()
-		s.cut() // a session closes only once its calls have returned
+		s.cutoff.cutAll() // a session closes only once its calls have returned
 	}
 	for ss := range s.sdk.Sessions() {
 		ss.Close()

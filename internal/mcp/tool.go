@@ -116,7 +116,7 @@ func (s *Server) toolHandler(t *tool) sdk.ToolHandler {
 		defer s.calls.end()
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		defer context.AfterFunc(s.cutoff, cancel)()
+		defer s.cutoff.add(cancel)()
 		if t.stopsOnShutdown {
 			defer context.AfterFunc(s.lifetime, cancel)()
 		}
@@ -185,7 +185,7 @@ func (s *Server) render(t *tool, out *outcome, err error) (*sdk.CallToolResult, 
 			return errorResult(t, err), err
 		}
 		// The text is the structured content's JSON: encode it once.
-		text, structured = string(data), json.RawMessage(data)
+		text, structured = string(data), &encodedValue{value: out.structured, raw: data}
 	}
 	content := append([]sdk.Content{&sdk.TextContent{Text: text}}, out.content...)
 	return &sdk.CallToolResult{Content: content, StructuredContent: structured}, nil

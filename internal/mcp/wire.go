@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,9 +25,10 @@ import (
 // content: see encodeResult). The JSON-RPC layer still validates the
 // whole, so a bad result cannot go out.
 
-// encodeMiddleware wraps every tools/call result in an encodedCall. It is
-// the outermost middleware: the tasks middleware and the SDK's own see
-// the *sdk.CallToolResult.
+// encodeMiddleware wraps every tools/call result in a nativeCall, or an
+// encodedCall when the SDK's envelope holds more than nativeCall's
+// members. It is the outermost middleware: the tasks middleware and the
+// SDK's own see the *sdk.CallToolResult.
 func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		res, err := next(ctx, method, req)
@@ -34,11 +36,83 @@ func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 			return res, err
 		}
 		if r, ok := res.(*sdk.CallToolResult); ok && r != nil {
+			if n := newNativeCall(r); n != nil {
+				return n, nil
+			}
 			return &encodedCall{res: r}, nil
 		}
 		return res, nil
 	}
 }
+
+// A json.Marshaler's output is compacted by encoding/json, and the SDK
+// marshals a result twice (into the JSON-RPC response, then the wire
+// message): so the JSON encodedCall writes is still scanned twice, byte
+// by byte. A value encoding/json encodes itself, field by field, is not:
+// its strings go through the encoder's fast path, and only the second
+// pass compacts the whole. nativeCall is that value: a CallToolResult's
+// members as plain fields, used when the SDK's envelope holds nothing
+// else (newNativeCall checks); encodedCall remains for the rest.
+
+// nativeCall is a tools/call result encoding/json encodes field by field,
+// with the members of the SDK's CallToolResult, in its order.
+type nativeCall struct {
+	sdk.ResultBase          // _meta: the result's own, and what the SDK adds after the middleware
+	Content           []any `json:"content"` // textItem or the sdk.Content itself
+	StructuredContent any   `json:"structuredContent,omitempty"`
+	IsError           bool  `json:"isError,omitempty"`
+}
+
+// textItem is a plain text content item, as sdk.TextContent marshals one
+// without _meta and annotations.
+type textItem struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// plainEnvelopes are the SDK's encodings of a CallToolResult that holds
+// nothing but empty content and IsError: anything else (a result type,
+// input requests, members a later SDK adds) makes newNativeCall decline.
+var plainEnvelopes = []string{`{"content":[]}`, `{"content":[],"isError":true}`}
+
+// newNativeCall returns r as a nativeCall, or nil when the SDK would encode
+// r with more than nativeCall's members.
+func newNativeCall(r *sdk.CallToolResult) *nativeCall {
+	env := *r // with its unexported members (the result type)
+	env.Meta, env.Content, env.StructuredContent = nil, []sdk.Content{}, nil
+	head, err := env.MarshalJSON()
+	if err != nil || !slices.Contains(plainEnvelopes, string(head)) {
+		return nil
+	}
+	n := &nativeCall{Content: make([]any, len(r.Content)), IsError: r.IsError}
+	if len(r.Meta) > 0 {
+		n.Meta = maps.Clone(r.Meta) // the SDK adds to it in place
+	}
+	for i, item := range r.Content {
+		if t, ok := item.(*sdk.TextContent); ok && t.Meta == nil && t.Annotations == nil {
+			n.Content[i] = textItem{Type: "text", Text: t.Text}
+		} else {
+			n.Content[i] = item
+		}
+	}
+	n.StructuredContent = r.StructuredContent
+	if v, ok := r.StructuredContent.(*encodedValue); ok {
+		n.StructuredContent = v.value
+	}
+	return n
+}
+
+// encodedValue is a structured content already encoded (encodeResult),
+// whose JSON is also the text content, with the value it was encoded
+// from: nativeCall encodes the value again, field by field, which costs
+// less than encoding/json's compaction of the encoded JSON.
+type encodedValue struct {
+	value any
+	raw   json.RawMessage
+}
+
+// MarshalJSON implements json.Marshaler: the JSON encoded before.
+func (v *encodedValue) MarshalJSON() ([]byte, error) { return v.raw, nil }
 
 // encodedCall is a tools/call result that marshals itself (see above). Its
 // own _meta is what the SDK adds after the middleware (the server's
@@ -79,6 +153,8 @@ func (c *encodedCall) MarshalJSON() ([]byte, error) {
 	case nil:
 	case json.RawMessage:
 		structured = v
+	case *encodedValue:
+		structured = v.raw
 	default:
 		if structured, err = encodeResult(v); err != nil {
 			return nil, fmt.Errorf("encoding a tool result's structured content: %w", err)

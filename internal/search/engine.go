@@ -39,6 +39,7 @@ type Engine struct {
 	loading sync.Mutex
 
 	postingCache postingCache // posting lists of the current snapshot (postingcache.go)
+	detailCache  detailCache  // texts of chunks of the current snapshot (detailcache.go)
 
 	mu      sync.Mutex     // guards emb and embSpec
 	emb     embed.Embedder // the index's embedder, when not the built-in one
@@ -347,7 +348,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		ranked = rerank(q, top, snap, fileScores, implementing)
 	}
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
-	details, err := e.details(ctx, ranked)
+	details, err := e.details(ctx, snap, ranked)
 	if err != nil {
 		return nil, err
 	}
@@ -376,15 +377,6 @@ func CheckQuery(query string) error {
 		return err
 	}
 	return querylimit.CheckTerms("query", len(Analyze(query).Words))
-}
-
-// details loads the text of the chunks being returned.
-func (e *Engine) details(ctx context.Context, ranked []scored) (map[int64]store.ChunkDetail, error) {
-	ids := make([]int64, len(ranked))
-	for i, s := range ranked {
-		ids[i] = s.row.ID
-	}
-	return e.st.ChunkDetails(ctx, ids)
 }
 
 func msSince(t time.Time) float64 {
