@@ -23,6 +23,13 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 		return 0
 	}
 	p := weights.pickCallable
+	if isConstructor(row) && !q.mentions(constructionWords) {
+		// A constructor mentions every field and parameter of its type
+		// and wins its file on words alone; it sets things up and rarely
+		// is what a question about behaviour asks for, unless the
+		// question is how things are set up.
+		p *= weights.pickConstructor
+	}
 	if weights.pickLength > 0 {
 		lines := float64(row.EndLine - row.StartLine + 1)
 		p += weights.pickLength * min(1, math.Log(max(lines, 1))/math.Log(200))
@@ -68,4 +75,30 @@ func pickRepresentative(chunks []scored) {
 	for i := range chunks {
 		chunks[i].score = scores[i]
 	}
+}
+
+// constructorNames are the names constructors and initialisers take by
+// language convention: Python's __init__ and __new__, PHP's __construct,
+// JavaScript's constructor, Ruby's initialize, Swift's and Kotlin's init,
+// Rust's new.
+var constructorNames = []string{"__init__", "__new__", "__construct", "constructor", "initialize", "init", "new"}
+
+// constructionWords ask how an object is made, which a constructor answers.
+var constructionWords = stemSet("construct", "constructor", "constructed", "initialize", "initialise", "initialized",
+	"initialization", "init", "instantiate", "instance", "create", "created", "creates", "new", "setup")
+
+// isConstructor reports a chunk that constructs or initialises an object:
+// of the constructor kind, or a function or method named like one.
+func isConstructor(row *store.ChunkMeta) bool {
+	if row.Kind == "constructor" {
+		return true
+	}
+	first, _, _ := strings.Cut(row.Symbols, "\n")
+	name := lastSegment(first)
+	for _, c := range constructorNames { // without lower-casing: no allocation per candidate
+		if strings.EqualFold(name, c) {
+			return true
+		}
+	}
+	return false
 }

@@ -52,6 +52,37 @@ func TestChunkPriorLengthAndName(t *testing.T) {
 	}
 }
 
+// TestChunkPriorConstructor checks that a constructor, by kind or by its
+// conventional name, gets no more of the callable prior than
+// pickConstructor allows.
+func TestChunkPriorConstructor(t *testing.T) {
+	q := Analyze("how a call builds a record and hands it to the handlers")
+	rows := []*store.ChunkMeta{
+		{Kind: "constructor", StartLine: 1, EndLine: 10, Symbols: "Logger"},
+		{Kind: "method", StartLine: 1, EndLine: 10, Symbols: "Logger.__construct"},
+		{Kind: "method", StartLine: 1, EndLine: 10, Symbols: "Console.__init__"},
+		{Kind: "function", StartLine: 1, EndLine: 10, Symbols: "new"},
+	}
+	plain := chunkPrior(q, &store.ChunkMeta{Kind: "method", StartLine: 1, EndLine: 10, Symbols: "Logger.addRecord"})
+	for _, row := range rows {
+		if !isConstructor(row) {
+			t.Errorf("%s %q is not a constructor", row.Kind, row.Symbols)
+		}
+		got := chunkPrior(q, row)
+		if want := plain - weights.pickCallable*(1-weights.pickConstructor); math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s %q rates %v, want %v", row.Kind, row.Symbols, got, want)
+		}
+	}
+	ctor := &store.ChunkMeta{Kind: "method", StartLine: 1, EndLine: 10, Symbols: "Console.__init__"}
+	if a, b := chunkPrior(Analyze("how the console is initialized from its options"), ctor),
+		chunkPrior(Analyze("how the console is configured from its options"), ctor); math.Abs(a-b-weights.pickCallable*(1-weights.pickConstructor)) > 1e-12 {
+		t.Errorf("a query about initialising rates the constructor %v, another %v: want the full callable prior back", a, b)
+	}
+	if isConstructor(&store.ChunkMeta{Kind: "method", Symbols: "renew"}) {
+		t.Error("renew is not a constructor")
+	}
+}
+
 func TestPickRepresentative(t *testing.T) {
 	rows := []store.ChunkMeta{{ID: 1, StartLine: 1}, {ID: 2, StartLine: 50}, {ID: 3, StartLine: 90}}
 	cases := []struct {

@@ -73,6 +73,10 @@ func rankingSwitches() []rankingSwitch {
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "Windows ports demoted", off: one(&w.windowsVariant)},
+		{name: "manual pages and docs/ HTML are docs", off: func() func() {
+			w.manualDocs = false
+			return func() { w.manualDocs = true }
+		}},
 		{name: "a file's own test module demoted", off: one(&w.inFileTests)},
 		{name: "files implementing the named type", off: zero(&w.implementer)},
 		{name: "symbol queries match file names as written", off: func() func() {
@@ -82,6 +86,7 @@ func rankingSwitches() []rankingSwitch {
 		{name: "chunk pick: longer callable", off: zero(&w.pickLength)},
 		{name: "chunk pick: named after a query word", off: zero(&w.pickOwnName)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
+		{name: "chunk pick: constructors not as callables", off: one(&w.pickConstructor)},
 		{name: "wider test/bench/demo conventions", off: func() func() {
 			w.testConventions = false
 			return func() { w.testConventions = true }
@@ -310,7 +315,7 @@ func sweepable() map[string]*float64 {
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
-		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords,
+		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "pickConstructor": &w.pickConstructor,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

@@ -49,6 +49,9 @@ type weightSet struct {
 	implementer     float64 // the file implements the type a symbol query names (implementerFiles)
 	implementerMax  float64 // ... when at most this many files do
 	literalNames    bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
+	manualDocs      bool    // manual pages and HTML under docs/ count as documentation (isManualPath)
+	pickConstructor float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
+	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -107,6 +110,9 @@ var weights = weightSet{
 	implementer:     0.5,
 	implementerMax:  1,
 	literalNames:    true,
+	testsToEnd:      true,
+	pickConstructor: 0,
+	manualDocs:      true,
 
 	semanticCalibration: 0.01,
 
@@ -219,7 +225,7 @@ func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	if f.demoted() && !wantsTests && !(f.stubOnly && q.mentions(stubWords)) {
 		m *= weights.lowValuePath
 	}
-	if f.doc && !wantsDocs {
+	if (f.doc || f.manual && weights.manualDocs) && !wantsDocs {
 		m *= weights.docFile
 	}
 	if f.superseded != "" && !q.mentionsWord(f.superseded) {
@@ -401,6 +407,10 @@ type fileFacts struct {
 	// (isWindowsPath).
 	windows bool
 	doc     bool // documentation
+	// manual is documentation the language detector does not call so: a
+	// manual page (tmux.1, fzf.1, bats.7.ronn) or HTML under a docs
+	// folder (doc/benchmark.html); see isManualPath.
+	manual bool
 	// superseded is the version folder (v1, v3) the file sits in when the
 	// same parent holds a newer one; set by markSuperseded.
 	superseded string
@@ -428,7 +438,41 @@ func newFileFacts(p, language string) *fileFacts {
 	base = nameSeparators.Replace(base)
 	testOrVendored := isTestOrVendoredPath(p)
 	return &fileFacts{stubOnly: !testOrVendored && isStubName(lowerStem(p)) && !isTestSupportPath(p) && !hasTestFolderPart(p), base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
-		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), doc: lang.IsDoc(language)}
+		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), doc: lang.IsDoc(language), manual: isManualPath(p)}
+}
+
+// docFolders name folders that hold a project's documentation.
+var docFolders = map[string]bool{"doc": true, "docs": true, "documentation": true, "man": true, "manual": true}
+
+// isManualPath reports documentation by its conventional names rather
+// than its language: a manual page, named with its section number
+// (tmux.1, git-log.1, printf.3, also man1/ls.1) or written in ronn or
+// mdoc (bats.7.ronn), and HTML pages under a documentation folder
+// (doc/index.html, docs/api.htm).
+func isManualPath(p string) bool {
+	lower := strings.ToLower(p)
+	ext := path.Ext(lower)
+	switch ext {
+	case ".ronn", ".mdoc", ".man":
+		return true
+	case ".html", ".htm":
+		for _, dir := range strings.Split(path.Dir(lower), "/") {
+			if docFolders[dir] {
+				return true
+			}
+		}
+		return false
+	}
+	// A section number, with an optional suffix of letters (.3pm, .1ssl).
+	if len(ext) < 2 || ext[1] < '1' || ext[1] > '9' {
+		return false
+	}
+	for i := 2; i < len(ext); i++ {
+		if ext[i] < 'a' || ext[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // typeDefinition is 1 when a query word is capitalised like a type name and

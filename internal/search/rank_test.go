@@ -432,6 +432,7 @@ func TestFileMultiplier(t *testing.T) {
 		{"a mock among tests when mocks are asked for", "mock store", *newFileFacts("tests/mock_store.go", "go"), false, weights.lowValuePath},
 		{"tests when mocking is asked about", "vi.fn mock function implementation", *newFileFacts("test/unit/vi-fn.test.ts", "typescript"), false, weights.lowValuePath},
 		{"demotions multiply", "error types", fileFacts{lowValue: true, superseded: "v1"}, false, weights.lowValuePath * weights.supersededPath},
+		{"a manual page", "copy mode search", *newFileFacts("tmux.1", ""), false, weights.docFile},
 	}
 	for _, tt := range tests {
 		if got := fileMultiplier(Analyze(tt.query), &tt.facts, tt.wantsTests, false); math.Abs(got-tt.want) > 1e-12 {
@@ -505,6 +506,36 @@ func TestWindowsPaths(t *testing.T) {
 		if got := isWindowsPath(c.path); got != c.want {
 			t.Errorf("isWindowsPath(%q) = %v, want %v", c.path, got, c.want)
 		}
+	}
+}
+
+func TestManualPaths(t *testing.T) {
+	cases := []struct {
+		path string
+		want bool
+	}{
+		{"tmux.1", true},
+		{"man/man1/fzf.1", true},
+		{"man/bats.7.ronn", true},
+		{"doc/perl/Foo.3pm", true},
+		{"doc/benchmark.html", true},
+		{"docs/api/index.htm", true},
+		{"site/index.html", false},
+		{"public/index.html", false},
+		{"release-1.0", false},
+		{"src/python3.11", false},
+		{"lib/v1.2x3", false},
+		{"src/main.c", false},
+		{"README", false},
+	}
+	for _, c := range cases {
+		if got := isManualPath(c.path); got != c.want {
+			t.Errorf("isManualPath(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+	q := Analyze("copy mode search documentation")
+	if m := fileMultiplier(q, newFileFacts("tmux.1", ""), false, queryMentionsDocs(q)); m != 1 {
+		t.Errorf("a manual page for a query asking for docs: multiplier %v, want 1", m)
 	}
 }
 

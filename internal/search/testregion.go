@@ -24,11 +24,14 @@ func isTestContainer(row *store.ChunkMeta) bool {
 
 // markTestRegions finds the chunks of implementation files that are the
 // file's own tests: the chunks from a test module's opening chunk
-// (isTestContainer) to the end of the file, or to the next module chunk
-// that opens a sibling. A test module closes its file by convention (Rust's
-// clippy warns about items after it), and the chunker records the module's
-// opening lines as a chunk of its own, then its members; so what follows
-// it belongs to it. These chunks name what they test in every line
+// (isTestContainer) to the end of the file. A test module closes its file
+// by convention (Rust's clippy warns about items after it), and the
+// chunker records the module's opening lines as a chunk of its own, then
+// its members; so what follows it belongs to it, modules included: a
+// module after the tests is nested in them (ratatui's `mod tests { mod
+// no_scrolling_regions { … } }`), which the chunks' lines cannot tell from
+// a sibling. (With weights.testsToEnd off, the next module closes the
+// region, as it did before.) These chunks name what they test in every line
 // (line_composer_word_wrapper_nbsp in reflow.rs) and outrank the
 // definitions they exercise. chunkFile is the file slot of each chunk by
 // position (-1: dead); the result is a flag per position, nil when no file has a test
@@ -53,7 +56,7 @@ func markTestRegions(meta []store.ChunkMeta, chunkFile []int32, files int) []boo
 	until := make([]int32, files) // per file slot: the next sibling module's first line, 0 when none
 	for pos := range meta {
 		row, slot := &meta[pos], chunkFile[pos]
-		if slot < 0 || from[slot] == 0 || row.Kind != "module" || row.StartLine <= from[slot] || isTestContainer(row) {
+		if weights.testsToEnd || slot < 0 || from[slot] == 0 || row.Kind != "module" || row.StartLine <= from[slot] || isTestContainer(row) {
 			continue
 		}
 		if until[slot] == 0 || row.StartLine < until[slot] {

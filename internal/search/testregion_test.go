@@ -24,9 +24,9 @@ func TestMarkTestRegions(t *testing.T) {
 			chunks: []chunk{{0, 1, "preamble", ""}, {0, 10, "function", "wrap"}, {0, 40, "module", "tests"},
 				{0, 45, "function", "wraps_long_words"}, {0, 60, "enum", "Composer"}, {1, 5, "function", "other"}},
 			want: []bool{false, false, true, true, true, false}},
-		{name: "a sibling module after the tests closes them",
-			chunks: []chunk{{0, 10, "module", "Tests"}, {0, 12, "function", "case"}, {0, 30, "module", "helpers"}, {0, 35, "function", "helper"}},
-			want:   []bool{true, true, false, false}},
+		{name: "a module after the tests is nested in them",
+			chunks: []chunk{{0, 10, "module", "Tests"}, {0, 12, "function", "case"}, {0, 30, "module", "no_scrolling_regions"}, {0, 35, "function", "inserts_lines"}},
+			want:   []bool{true, true, true, true}},
 		{name: "a class named Test is implementation",
 			chunks: []chunk{{0, 8, "class", "Test"}, {0, 20, "method", "Test.run"}}, want: nil},
 		{name: "a module whose name only contains a test word",
@@ -48,5 +48,22 @@ func TestMarkTestRegions(t *testing.T) {
 				t.Errorf("markTestRegions = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// With testsToEnd off, the next module closes a test region.
+func TestMarkTestRegionsSiblingCloses(t *testing.T) {
+	old := weights.testsToEnd
+	weights.testsToEnd = false
+	defer func() { weights.testsToEnd = old }()
+	meta := []store.ChunkMeta{
+		{ID: 1, StartLine: 10, EndLine: 11, Kind: "module", Symbols: "Tests"},
+		{ID: 2, StartLine: 12, EndLine: 13, Kind: "function", Symbols: "case"},
+		{ID: 3, StartLine: 30, EndLine: 31, Kind: "module", Symbols: "helpers"},
+		{ID: 4, StartLine: 35, EndLine: 36, Kind: "function", Symbols: "helper"},
+	}
+	got := markTestRegions(meta, []int32{0, 0, 0, 0}, 1)
+	if want := []bool{true, true, false, false}; !slices.Equal(got, want) {
+		t.Errorf("markTestRegions = %v, want %v", got, want)
 	}
 }
