@@ -38,7 +38,7 @@ var (
 	specsState    = "parser " + specs.ParserVersion
 )
 
-// factsInput is what saveProjectFacts needs of a run.
+// factsInput is what projectFacts needs of a run.
 type factsInput struct {
 	root     *fsroot.Root
 	files    []fsroot.File // the walked files
@@ -50,23 +50,91 @@ type factsInput struct {
 	keepPackages bool
 }
 
-// saveProjectFacts brings the run's packages and specs up to date; see
-// savePackages and saveSpecs. It records the time each took in stats.
-func saveProjectFacts(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
-	start := time.Now()
-	save := savePackages
+// projectFacts brings the run's packages and specs up to date (see
+// resolvePackages and discoverSpecs) alongside the parse: what the index
+// recorded is read before the run's files are written, the manifests and
+// specs are read and resolved on a goroutine of their own once the walk
+// has listed the files, and the results are written by finish, after the
+// files. Its stats are merged into the run's there, in the order a run
+// that did it all at the end would give them.
+type projectFacts struct {
+	done   chan struct{}
+	stats  Stats                                                // what the goroutine found
+	writes []func(context.Context, store.WriteTx, *Stats) error // the packages' (unless kept), then the specs'
+	err    error
+}
+
+// startProjectFacts reads what the index recorded of the manifests and
+// specs and starts resolving them; files waits for the walk's list.
+func startProjectFacts(ctx context.Context, tx store.WriteTx, in factsInput, files func() ([]fsroot.File, error)) (*projectFacts, error) {
+	var prevManifests map[string]store.ParsedFile
+	if !in.keepPackages {
+		var err error
+		if prevManifests, err = tx.ParsedFiles(ctx, store.ParsedManifest); err != nil {
+			return nil, err
+		}
+	}
+	prevSpecs, err := tx.ParsedFiles(ctx, store.ParsedSpec)
+	if err != nil {
+		return nil, err
+	}
+	p := &projectFacts{done: make(chan struct{})}
 	if in.keepPackages {
-		save = keepPackages
+		if err := keepPackages(ctx, tx, in, &p.stats); err != nil {
+			return nil, err
+		}
 	}
-	if err := save(ctx, tx, in, stats); err != nil {
-		return err
+	go func() {
+		defer close(p.done)
+		if in.files, p.err = files(); p.err != nil {
+			return
+		}
+		start := time.Now()
+		if !in.keepPackages {
+			var write func(context.Context, store.WriteTx, *Stats) error
+			if write, p.err = resolvePackages(ctx, in, prevManifests, &p.stats); p.err != nil {
+				return
+			}
+			p.writes = append(p.writes, write)
+		}
+		p.stats.PackagesMS = time.Since(start).Milliseconds()
+		start = time.Now()
+		var write func(context.Context, store.WriteTx, *Stats) error
+		if write, p.err = discoverSpecs(in, prevSpecs, &p.stats); p.err != nil {
+			return
+		}
+		p.writes = append(p.writes, write)
+		p.stats.SpecsMS = time.Since(start).Milliseconds()
+	}()
+	return p, nil
+}
+
+// finish waits for the packages and specs and writes them.
+func (p *projectFacts) finish(ctx context.Context, tx store.WriteTx, stats *Stats) error {
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return cancelled(ctx.Err())
 	}
-	stats.PackagesMS = time.Since(start).Milliseconds()
-	start = time.Now()
-	if err := saveSpecs(ctx, tx, in, stats); err != nil {
-		return err
+	if p.err != nil {
+		return p.err
 	}
-	stats.SpecsMS = time.Since(start).Milliseconds()
+	f := &p.stats
+	stats.Warnings = append(stats.Warnings, f.Warnings...)
+	stats.Manifests, stats.ManifestsRead, stats.Packages, stats.PackagesUpdated = f.Manifests, f.ManifestsRead, f.Packages, f.PackagesUpdated
+	stats.Specs, stats.SpecFiles, stats.SpecFilesRead, stats.SpecsUpdated = f.Specs, f.SpecFiles, f.SpecFilesRead, f.SpecsUpdated
+	stats.PackagesMS, stats.SpecsMS = f.PackagesMS, f.SpecsMS
+	for i, write := range p.writes {
+		start := time.Now()
+		if err := write(ctx, tx, stats); err != nil {
+			return err
+		}
+		ms := &stats.SpecsMS // the last write is the specs'
+		if i < len(p.writes)-1 {
+			ms = &stats.PackagesMS
+		}
+		*ms += time.Since(start).Milliseconds()
+	}
 	return nil
 }
 
@@ -127,17 +195,14 @@ func (l *manifestLoader) keep(entry store.ParsedFile, p packages.Parsed) {
 	l.parsed = append(l.parsed, p)
 }
 
-// savePackages reads the manifests among the walked files, and those in
-// hidden folders a workspace names as members. Only new and changed
-// manifests are read; when none is, none is gone and the stored packages
-// were made by this lore, they are kept as they are. Otherwise every
-// manifest is resolved again (a dependency's target depends on all of
-// them) and the packages replaced.
-func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
-	prev, err := tx.ParsedFiles(ctx, store.ParsedManifest)
-	if err != nil {
-		return err
-	}
+// resolvePackages reads the manifests among the walked files, and those
+// in hidden folders a workspace names as members, given the parses the
+// index kept (prev); it returns what writes the result. Only new and
+// changed manifests are read; when none is, none is gone and the stored
+// packages were made by this lore, they are kept as they are. Otherwise
+// every manifest is resolved again (a dependency's target depends on all
+// of them) and the packages replaced.
+func resolvePackages(ctx context.Context, in factsInput, prev map[string]store.ParsedFile, stats *Stats) (func(context.Context, store.WriteTx, *Stats) error, error) {
 	l := &manifestLoader{prev: prev, next: map[string]store.ParsedFile{}, stats: stats}
 	l.load(in.files)
 	// Workspaces may name hidden folders ("examples/.*/*"); their members'
@@ -151,7 +216,7 @@ func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *S
 		}
 		extra, err := walkHiddenMembers(ctx, in, hidden, walked)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		before := len(l.parsed)
 		l.load(extra)
@@ -165,39 +230,51 @@ func savePackages(ctx context.Context, tx store.WriteTx, in factsInput, stats *S
 		}
 	}
 	stats.Manifests, stats.ManifestsRead = len(l.next), l.read
-	if n := strconv.Itoa(len(l.next)); in.prevMeta[metaManifestCount] != n {
-		if err := tx.SetMeta(ctx, metaManifestCount, n); err != nil {
-			return err
+	count := strconv.Itoa(len(l.next))
+	setCount := func(ctx context.Context, tx store.WriteTx) error {
+		if in.prevMeta[metaManifestCount] != count {
+			return tx.SetMeta(ctx, metaManifestCount, count)
 		}
+		return nil
 	}
 	if !l.changed && in.prevMeta[metaPackagesState] == packagesState {
 		stats.Packages, _ = strconv.Atoi(in.prevMeta[store.MetaPackageCount])
 		var problems []packages.Problem
 		json.Unmarshal([]byte(in.prevMeta[metaPackagesProblems]), &problems) // absent: none
 		reportProblems(problems, stats)
-		if l.touched {
-			return tx.SaveParsedFiles(ctx, store.ParsedManifest, sortedEntries(l.next))
-		}
-		return nil
+		return func(ctx context.Context, tx store.WriteTx, _ *Stats) error {
+			if err := setCount(ctx, tx); err != nil {
+				return err
+			}
+			if l.touched {
+				return tx.SaveParsedFiles(ctx, store.ParsedManifest, sortedEntries(l.next))
+			}
+			return nil
+		}, nil
 	}
 	stats.PackagesUpdated = true
 	pkgs, problems := packages.Resolve(l.parsed)
 	reportProblems(problems, stats)
-	if err := tx.SavePackages(ctx, pkgs); err != nil {
-		return fmt.Errorf("saving packages: %w", err)
-	}
 	stats.Packages = len(pkgs)
-	if err := tx.SaveParsedFiles(ctx, store.ParsedManifest, sortedEntries(l.next)); err != nil {
-		return err
-	}
 	encoded, err := json.Marshal(problems)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := tx.SetMeta(ctx, metaPackagesProblems, string(encoded)); err != nil {
-		return err
-	}
-	return tx.SetMeta(ctx, metaPackagesState, packagesState)
+	return func(ctx context.Context, tx store.WriteTx, _ *Stats) error {
+		if err := setCount(ctx, tx); err != nil {
+			return err
+		}
+		if err := tx.SavePackages(ctx, pkgs); err != nil {
+			return fmt.Errorf("saving packages: %w", err)
+		}
+		if err := tx.SaveParsedFiles(ctx, store.ParsedManifest, sortedEntries(l.next)); err != nil {
+			return err
+		}
+		if err := tx.SetMeta(ctx, metaPackagesProblems, string(encoded)); err != nil {
+			return err
+		}
+		return tx.SetMeta(ctx, metaPackagesState, packagesState)
+	}, nil
 }
 
 // keepPackages reports the stored packages of a limited run as they are,
@@ -246,21 +323,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// saveSpecs discovers the specs, reading only the spec files (and change
-// proposals) that are new or changed since the last run; when none is and
-// none is gone, the stored specs are kept.
-func saveSpecs(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stats) error {
-	prev, err := tx.ParsedFiles(ctx, store.ParsedSpec)
-	if err != nil {
-		return err
-	}
+// discoverSpecs discovers the specs, given the parses the index kept
+// (prev), reading only the spec files (and change proposals) that are new
+// or changed since the last run; it returns what writes the result. When
+// none is new or changed and none is gone, the stored specs are kept.
+func discoverSpecs(in factsInput, prev map[string]store.ParsedFile, stats *Stats) (func(context.Context, store.WriteTx, *Stats) error, error) {
 	cache := &specs.Cache{Prev: map[string]specs.CachedFile{}}
 	for p, f := range prev {
 		cache.Prev[p] = specs.CachedFile{Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Hash: f.Hash, Data: f.Data}
 	}
 	found, err := specs.DiscoverCached(in.root.Path(), in.specsDir, cache)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, s := range found {
 		for _, w := range s.Warnings {
@@ -268,24 +342,27 @@ func saveSpecs(ctx context.Context, tx store.WriteTx, in factsInput, stats *Stat
 		}
 	}
 	stats.Specs, stats.SpecFiles, stats.SpecFilesRead = len(found), len(cache.Next), cache.Read
-	if cache.Changed || in.prevMeta[metaSpecsState] != specsState || in.prevMeta[store.MetaSpecsDir] != in.specsDir {
-		stats.SpecsUpdated = true
-		if err := tx.SaveSpecs(ctx, found); err != nil {
-			return fmt.Errorf("saving specs: %w", err)
+	update := cache.Changed || in.prevMeta[metaSpecsState] != specsState || in.prevMeta[store.MetaSpecsDir] != in.specsDir
+	stats.SpecsUpdated = update
+	return func(ctx context.Context, tx store.WriteTx, _ *Stats) error {
+		if update {
+			if err := tx.SaveSpecs(ctx, found); err != nil {
+				return fmt.Errorf("saving specs: %w", err)
+			}
+			if err := tx.SetMeta(ctx, metaSpecsState, specsState); err != nil {
+				return err
+			}
 		}
-		if err := tx.SetMeta(ctx, metaSpecsState, specsState); err != nil {
-			return err
+		if cache.Changed || cache.Touched || update {
+			entries := make([]store.ParsedFile, 0, len(cache.Next))
+			for _, p := range sortedKeys(cache.Next) {
+				f := cache.Next[p]
+				entries = append(entries, store.ParsedFile{Kind: store.ParsedSpec, Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Hash: f.Hash, Data: f.Data})
+			}
+			return tx.SaveParsedFiles(ctx, store.ParsedSpec, entries)
 		}
-	}
-	if cache.Changed || cache.Touched || stats.SpecsUpdated {
-		entries := make([]store.ParsedFile, 0, len(cache.Next))
-		for _, p := range sortedKeys(cache.Next) {
-			f := cache.Next[p]
-			entries = append(entries, store.ParsedFile{Kind: store.ParsedSpec, Path: f.Path, Size: f.Size, MTimeNS: f.MTimeNS, Hash: f.Hash, Data: f.Data})
-		}
-		return tx.SaveParsedFiles(ctx, store.ParsedSpec, entries)
-	}
-	return nil
+		return nil
+	}, nil
 }
 
 // walkHiddenMembers walks the folders that lead to hidden workspace

@@ -59,7 +59,7 @@ type Options struct {
 // Progress reports how far an index run is.
 type Progress struct {
 	Done  int    // files processed so far
-	Total int    // files to process
+	Total int    // files to process: those the walk found so far, until it ends
 	Path  string // the file just processed, relative to the root
 }
 

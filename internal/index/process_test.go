@@ -31,7 +31,7 @@ func TestProcessStaysAheadByAWindow(t *testing.T) {
 	}
 	ctx := context.Background()
 	const workers = 2
-	r := process(ctx, files, map[string]store.FileState{}, map[string]store.GramState{}, false, workers)
+	r := process(ctx, listStream(files).files, map[string]store.FileState{}, map[string]store.GramState{}, false, workers)
 	defer r.stop()
 	window := workers * resultsAhead
 	if len(r.ring) != window {
@@ -70,6 +70,9 @@ func TestProcessStaysAheadByAWindow(t *testing.T) {
 			t.Fatalf("%d files handed out after %d taken: more than the window of %d ahead", h, r.read, window)
 		}
 	}
+	if res, err := r.next(ctx); res != nil || err != nil {
+		t.Fatalf("after the last file: %v, %v; want nothing", res, err)
+	}
 }
 
 // TestProcessStops: a writer that gives up early (stop, or a cancelled
@@ -85,7 +88,7 @@ func TestProcessStops(t *testing.T) {
 		files[i] = fsroot.File{Rel: filepath.Base(abs), Abs: abs, Size: 5, ModTime: time.Unix(1, 0)}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := process(ctx, files, map[string]store.FileState{}, map[string]store.GramState{}, false, 2)
+	r := process(ctx, listStream(files).files, map[string]store.FileState{}, map[string]store.GramState{}, false, 2)
 	if _, err := r.next(ctx); err != nil {
 		t.Fatal(err)
 	}

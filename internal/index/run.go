@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -157,33 +156,46 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		}
 	}
 
+	// The walk runs alongside the workers: they start on the first files
+	// found (see streamWalk).
+	var stream *fileStream
 	if lim == nil {
-		if files, err = walk(ctx, root, db.Location(), walkOpts); err != nil {
-			return nil, err
-		}
+		walkCtx, stopWalk := context.WithCancel(ctx)
+		defer stopWalk()
+		stream = streamWalk(walkCtx, root, db.Location(), walkOpts)
+	} else {
+		stream = listStream(files)
 	}
 	stats := &Stats{Root: root.Path(), IndexPath: db.Location(), Collection: collection,
 		FileErrors: []FileError{}, Warnings: []FileError{}}
-	for _, f := range files {
-		if !generatedName(f.Rel) {
-			stats.Scanned++
-		}
-	}
 
 	// seen is needed only to find what the index holds and the walk no
 	// longer found: a forced build (or a first run) knows nothing, and
 	// spares the map, one entry per file.
 	var seen map[string]bool
 	if len(known) > 0 || len(gramKnown) > 0 {
-		seen = make(map[string]bool, len(files))
+		seen = make(map[string]bool, len(known))
 	}
-	results := process(ctx, files, known, gramKnown, keepGrams, opts.Workers)
+	// The packages and specs are read and resolved alongside the parse,
+	// once the walk has listed the files.
+	factsCtx, stopFacts := context.WithCancel(ctx)
+	defer stopFacts()
+	facts, err := startProjectFacts(factsCtx, tx,
+		factsInput{root: root, walkOpts: walkOpts, specsDir: opts.SpecsDir, prevMeta: prevMeta, keepPackages: lim != nil},
+		func() ([]fsroot.File, error) { return stream.wait(factsCtx) })
+	if err != nil {
+		return nil, err
+	}
+	results := process(ctx, stream.files, known, gramKnown, keepGrams, opts.Workers)
 	defer results.stop()
 	done := 0
-	for range files {
+	for {
 		r, err := results.next(ctx)
 		if err != nil {
 			return nil, cancelled(err)
+		}
+		if r == nil {
+			break
 		}
 		if seen != nil {
 			seen[r.file.Rel] = true
@@ -193,9 +205,14 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 		}
 		if opts.Progress != nil && !r.generated {
 			done++
-			opts.Progress(Progress{Done: done, Total: stats.Scanned, Path: r.file.Rel})
+			// While the walk goes on, the total is what it found so far.
+			opts.Progress(Progress{Done: done, Total: int(stream.scanned.Load()), Path: r.file.Rel})
 		}
 	}
+	if _, err := stream.wait(ctx); err != nil {
+		return nil, err
+	}
+	stats.Scanned = int(stream.scanned.Load())
 	for p, k := range known {
 		if !seen[p] || generatedName(p) {
 			if err := tx.DeleteFile(ctx, k.ID); err != nil {
@@ -221,8 +238,7 @@ func run(ctx context.Context, db store.DB, opts Options) (*Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	facts := factsInput{root: root, files: files, walkOpts: walkOpts, specsDir: opts.SpecsDir, prevMeta: prevMeta, keepPackages: lim != nil}
-	if err := saveProjectFacts(ctx, tx, facts, stats); err != nil {
+	if err := facts.finish(ctx, tx, stats); err != nil {
 		return nil, err
 	}
 	if err := updateVectors(ctx, tx, opts.Embedder, prevMeta, stats); err != nil {
@@ -259,22 +275,10 @@ func cancelled(err error) error {
 // Generated files (see generatedName) are listed: they get grams, not
 // chunks.
 func walk(ctx context.Context, root *fsroot.Root, location string, opts fsroot.WalkOptions) ([]fsroot.File, error) {
-	indexAbs, _ := filepath.Abs(location)
-	var files []fsroot.File
-	err := root.Walk(ctx, opts, func(f fsroot.File) error {
-		if strings.HasPrefix(f.Abs, indexAbs) {
-			return nil // the index file and its -wal/-shm companions
-		}
-		files = append(files, f)
-		return nil
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, cancelled(ctx.Err())
-		}
-		return nil, fmt.Errorf("walking %s: %w", root.Path(), err)
+	s := streamWalk(ctx, root, location, opts)
+	for range s.files {
 	}
-	return dedupeLinked(root.Path(), files), nil
+	return s.wait(ctx)
 }
 
 // dedupeLinked drops files reached a second time through a symlink inside
@@ -325,6 +329,8 @@ const resultsAhead = 4
 
 // results delivers the parsed files in walk order (see process).
 type results struct {
+	ended chan struct{}      // closed once the source is exhausted, total set
+	total int                // how many files the source held
 	ring  []chan *fileResult // result i arrives on ring[i%len(ring)]
 	slots chan struct{}      // one per file handed out and not yet taken
 	quit  chan struct{}      // closed by stop: the workers end
@@ -335,15 +341,24 @@ type results struct {
 	handed atomic.Int64
 }
 
-// next waits for the next file's result in walk order.
+// next waits for the next file's result in walk order; nil after the
+// last.
 func (r *results) next(ctx context.Context) (*fileResult, error) {
-	select {
-	case res := <-r.ring[r.read%len(r.ring)]:
-		r.read++
-		<-r.slots // the file's slot is free: one more may be handed out
-		return res, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	ended := r.ended
+	for {
+		select {
+		case res := <-r.ring[r.read%len(r.ring)]:
+			r.read++
+			<-r.slots // the file's slot is free: one more may be handed out
+			return res, nil
+		case <-ended:
+			if r.read == r.total {
+				return nil, nil
+			}
+			ended = nil // more results are on their way
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
@@ -351,39 +366,45 @@ func (r *results) next(ctx context.Context) (*fileResult, error) {
 // result.
 func (r *results) stop() { r.once.Do(func() { close(r.quit) }) }
 
-// process parses files on a pool of workers and delivers the results in
-// walk order, so the writer consumes them in that order and the index is
-// the same whatever the scheduling. At most resultsAhead files per worker
-// are handed out and not yet taken by the writer: workers never run
-// unboundedly ahead of it, so memory stays flat in the size of the root.
-func process(ctx context.Context, files []fsroot.File, known map[string]store.FileState, gramKnown map[string]store.GramState, keepGrams bool, workers int) *results {
+// process parses the files of src on a pool of workers and delivers the
+// results in src's order, so the writer consumes them in that order and
+// the index is the same whatever the scheduling. At most resultsAhead
+// files per worker are handed out and not yet taken by the writer: workers
+// never run unboundedly ahead of it, so memory stays flat in the size of
+// the root.
+func process(ctx context.Context, src <-chan fsroot.File, known map[string]store.FileState, gramKnown map[string]store.GramState, keepGrams bool, workers int) *results {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	window := workers * resultsAhead
-	r := &results{ring: make([]chan *fileResult, window), slots: make(chan struct{}, window), quit: make(chan struct{})}
+	r := &results{ring: make([]chan *fileResult, window), slots: make(chan struct{}, window), quit: make(chan struct{}),
+		ended: make(chan struct{})}
 	for i := range r.ring {
 		// File i is handed out only once file i-window was taken, so its
 		// channel is empty then: a buffer of one never blocks a worker.
 		r.ring[i] = make(chan *fileResult, 1)
 	}
-	next := make(chan int)
+	type job struct {
+		i int
+		f fsroot.File
+	}
+	next := make(chan job)
 	for w := 0; w < workers; w++ {
 		go func() {
 			w := newWorker()
-			for i := range next {
-				f := files[i]
+			for j := range next {
+				f := j.f
 				k, ok := known[f.Rel]
 				gk, gok := gramKnown[f.Rel]
 				g := gramJob{want: keepGrams, known: gk,
 					fresh: gok && gk.Size == f.Size && gk.MTimeNS == f.ModTime.UnixNano()}
-				r.ring[i%window] <- w.processFile(f, k, ok, g)
+				r.ring[j.i%window] <- w.processFile(f, k, ok, g)
 			}
 		}()
 	}
 	go func() {
 		defer close(next)
-		for i := range files {
+		for i := 0; ; i++ {
 			select {
 			case r.slots <- struct{}{}:
 			case <-ctx.Done():
@@ -391,9 +412,23 @@ func process(ctx context.Context, files []fsroot.File, known map[string]store.Fi
 			case <-r.quit:
 				return
 			}
+			var f fsroot.File
+			var ok bool
+			select {
+			case f, ok = <-src:
+			case <-ctx.Done():
+				return
+			case <-r.quit:
+				return
+			}
+			if !ok {
+				r.total = i
+				close(r.ended)
+				return
+			}
 			r.handed.Add(1)
 			select {
-			case next <- i:
+			case next <- job{i, f}:
 			case <-ctx.Done():
 				return
 			case <-r.quit:

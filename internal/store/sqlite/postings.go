@@ -30,9 +30,10 @@ type postingsDelta struct {
 	meta                 []store.ChunkMeta
 	lensParts, metaParts [][]byte
 	// size estimates the memory added, lens and meta hold; parts counts
-	// the spills.
+	// the spills, written to spill (see spill.go).
 	size  int64
 	parts int
+	spill *spillFile
 }
 
 func newPostingsDelta() *postingsDelta {
@@ -208,19 +209,22 @@ func (t *tx) flushPostings(ctx context.Context) error {
 	if err := t.clearPostings(ctx); err != nil {
 		return err
 	}
-	put, err := t.tx.PrepareContext(ctx, `INSERT INTO postings(collection_id, term, df, data) VALUES(?, ?, ?, ?)`)
+	put, err := newBatchInsert(ctx, t.tx, `INSERT INTO postings(collection_id, term, df, data) VALUES`, "", 4)
 	if err != nil {
 		return err
 	}
-	defer put.Close()
-	err = t.eachList(ctx, own, func(term string, list []store.Posting) error {
-		if _, err := put.ExecContext(ctx, t.collection, term, len(list), store.EncodePostings(list)); err != nil {
-			return fmt.Errorf("writing postings of %q: %w", term, err)
+	defer put.close()
+	err = t.eachList(ctx, own, func(term string, df int, data []byte) error {
+		if err := put.add(ctx, t.collection, term, df, data); err != nil {
+			return fmt.Errorf("writing postings up to %q: %w", term, err)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if err := put.flush(ctx); err != nil {
+		return fmt.Errorf("writing postings: %w", err)
 	}
 	// The base's blobs are joined from the encoded parts, never decoded
 	// whole: a large build's commit holds the parts and the blobs only.

@@ -124,19 +124,22 @@ func (t *tx) writeSegment(ctx context.Context, own store.IDSet) error {
 		s.dirty = append(s.dirty, term)
 	}
 	sort.Strings(s.dirty)
-	put, err := t.tx.PrepareContext(ctx, `INSERT INTO segment_postings(collection_id, term, seg, data) VALUES(?, ?, ?, ?)`)
+	put, err := newBatchInsert(ctx, t.tx, `INSERT INTO segment_postings(collection_id, term, seg, data) VALUES`, "", 4)
 	if err != nil {
 		return err
 	}
-	defer put.Close()
-	err = t.eachList(ctx, own, func(term string, list []store.Posting) error {
-		if _, err := put.ExecContext(ctx, t.collection, term, s.seg, store.EncodePostings(list)); err != nil {
-			return fmt.Errorf("writing postings of %q: %w", term, err)
+	defer put.close()
+	err = t.eachList(ctx, own, func(term string, _ int, data []byte) error {
+		if err := put.add(ctx, t.collection, term, s.seg, data); err != nil {
+			return fmt.Errorf("writing postings up to %q: %w", term, err)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if err := put.flush(ctx); err != nil {
+		return fmt.Errorf("writing postings: %w", err)
 	}
 	return t.putSegment(ctx, s, true)
 }
