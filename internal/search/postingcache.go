@@ -1,9 +1,7 @@
 package search
 
 import (
-	"container/list"
 	"context"
-	"sync"
 	"unsafe"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -28,24 +26,14 @@ const postingCacheBytes = 16 << 20
 // slot, the list element, the term's header.
 const postingEntryOverhead = 128
 
-// postingCache keeps posting lists of the engine's current snapshot. Its
-// lock is held only to look up, insert and evict, never while a list is
-// read from the store.
-type postingCache struct {
-	budget int // bytes; 0 means postingCacheBytes, below 0 keeps nothing
+// postingCache keeps posting lists of the engine's current snapshot, by
+// term.
+type postingCache = snapCache[string, []store.PostingAt]
 
-	mu    sync.Mutex
-	snap  *snapshot                // the snapshot the lists were resolved against
-	terms map[string]*list.Element // term -> its entry in lru
-	lru   list.List                // of *postingEntry, most recently used first
-	bytes int
-}
-
-// postingEntry is one cached list.
-type postingEntry struct {
-	term  string
-	list  []store.PostingAt
-	bytes int
+// postingSize is what a cached list costs: its postings, its term, the
+// map slot and list element.
+func postingSize(term string, list []store.PostingAt) int {
+	return len(list)*int(unsafe.Sizeof(store.PostingAt{})) + len(term) + postingEntryOverhead
 }
 
 // postings returns the posting lists of terms resolved against snap, as
@@ -54,7 +42,8 @@ type postingEntry struct {
 func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) ([][]store.PostingAt, error) {
 	c := &e.postingCache
 	current := e.snap.Load() == snap
-	out, missing := c.lookup(snap, terms, current)
+	out := make([][]store.PostingAt, len(terms))
+	missing := c.lookup(snap, current, terms, func(i int, list []store.PostingAt) { out[i] = list })
 	if len(missing) == 0 {
 		return out, nil
 	}
@@ -76,95 +65,8 @@ func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) (
 		out[ti] = read[i]
 	}
 	if current {
-		c.store(snap, names, read)
+		// A list larger than an eighth of the budget is not kept.
+		c.store(snap, names, read, postingSize, postingCacheBytes, 8)
 	}
 	return out, nil
-}
-
-// lookup returns the cached lists of terms (nil where none is cached) and
-// the indexes of the terms it lacks. A current snapshot other than the
-// cache's replaces it, dropping every list; an older one finds nothing.
-func (c *postingCache) lookup(snap *snapshot, terms []string, current bool) ([][]store.PostingAt, []int) {
-	out := make([][]store.PostingAt, len(terms))
-	var missing []int
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.snap != snap {
-		if !current {
-			for i := range terms {
-				missing = append(missing, i)
-			}
-			return out, missing
-		}
-		c.reset(snap)
-	}
-	for i, t := range terms {
-		el, ok := c.terms[t]
-		if !ok {
-			missing = append(missing, i)
-			continue
-		}
-		c.lru.MoveToFront(el)
-		out[i] = el.Value.(*postingEntry).list
-	}
-	return out, missing
-}
-
-// store keeps lists read for terms against snap, if snap is still the
-// cache's, evicting the least recently used lists beyond the budget. A
-// list larger than an eighth of the budget is not kept: it would push out
-// many others.
-func (c *postingCache) store(snap *snapshot, terms []string, lists [][]store.PostingAt) {
-	budget := c.budget
-	switch {
-	case budget < 0:
-		return
-	case budget == 0:
-		budget = postingCacheBytes
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.snap != snap {
-		return
-	}
-	for i, t := range terms {
-		if _, ok := c.terms[t]; ok {
-			continue // another search read it meanwhile
-		}
-		size := len(lists[i])*int(unsafe.Sizeof(store.PostingAt{})) + len(t) + postingEntryOverhead
-		if size > budget/8 {
-			continue
-		}
-		for c.bytes+size > budget {
-			c.evictOldest()
-		}
-		c.terms[t] = c.lru.PushFront(&postingEntry{term: t, list: lists[i], bytes: size})
-		c.bytes += size
-	}
-}
-
-// reset empties the cache for snap. c.mu is held.
-func (c *postingCache) reset(snap *snapshot) {
-	c.snap = snap
-	c.terms = map[string]*list.Element{}
-	c.lru.Init()
-	c.bytes = 0
-}
-
-// evictOldest drops the least recently used list. c.mu is held.
-func (c *postingCache) evictOldest() {
-	el := c.lru.Back()
-	if el == nil {
-		return
-	}
-	ent := c.lru.Remove(el).(*postingEntry)
-	delete(c.terms, ent.term)
-	c.bytes -= ent.bytes
-}
-
-// cached reports how many lists and bytes the cache holds, for tests.
-func (c *postingCache) cached() (lists, bytes int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.terms), c.bytes
 }

@@ -266,9 +266,10 @@ func TestPostingCacheWithDeadChunks(t *testing.T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for el := c.lru.Front(); el != nil; el = el.Next() {
-		for _, h := range el.Value.(*postingEntry).list {
+		ent := el.Value.(*snapEntry[string, []store.PostingAt])
+		for _, h := range ent.value {
 			if snap.chunkFile[h.Pos] < 0 {
-				t.Fatalf("the kept list of %q holds dead chunk %d", el.Value.(*postingEntry).term, h.Pos)
+				t.Fatalf("the kept list of %q holds dead chunk %d", ent.key, h.Pos)
 			}
 		}
 	}
