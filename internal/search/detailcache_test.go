@@ -148,42 +148,6 @@ func TestDetailCache(t *testing.T) {
 // Give more queries than -benchtime's count for distinct queries only
 // (what a cache must help too); fewer, and they repeat.
 func BenchmarkDetailCache(b *testing.B) {
-	path, qfile := os.Getenv("LORE_BENCH_INDEX"), os.Getenv("LORE_BENCH_QUERIES")
-	if path == "" || qfile == "" {
-		b.Skip("set LORE_BENCH_INDEX and LORE_BENCH_QUERIES")
-	}
-	data, err := os.ReadFile(qfile)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var queries []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(l) != "" {
-			queries = append(queries, l)
-		}
-	}
-	for _, bc := range []struct {
-		name   string
-		budget int
-	}{{"cache", 0}, {"no cache", -1}} {
-		b.Run(bc.name, func(b *testing.B) {
-			eng, err := openTestEngine(b, path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			eng.detailCache.budget = bc.budget
-			ctx := context.Background()
-			b.ResetTimer()
-			cpu0 := processCPU(b)
-			for i := range b.N {
-				if _, err := eng.Search(ctx, Options{Query: queries[i%len(queries)], Limit: 10}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
-			texts, bytes := eng.detailCache.cached()
-			b.ReportMetric(float64(texts), "texts-kept")
-			b.ReportMetric(float64(bytes)/(1<<20), "MiB-kept")
-		})
-	}
+	benchSearchesWithCache(b, func(e *Engine) *int { return &e.detailCache.budget },
+		func(e *Engine) (int, int) { return e.detailCache.cached() }, "texts")
 }

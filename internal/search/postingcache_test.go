@@ -335,6 +335,16 @@ func deadPostingsEngine(t *testing.T, path string) *Engine {
 // Give more queries than -benchtime's count for distinct queries only
 // (what a cache must help too); fewer, and they repeat.
 func BenchmarkPostingCache(b *testing.B) {
+	benchSearchesWithCache(b, func(e *Engine) *int { return &e.postingCache.budget },
+		func(e *Engine) (int, int) { return e.postingCache.cached() }, "lists")
+}
+
+// benchSearchesWithCache runs ranked searches over the index file
+// LORE_BENCH_INDEX, each query of the file LORE_BENCH_QUERIES once in
+// turn, with the cache whose budget budgetOf points at on and off, and
+// reports the CPU a search took and what the cache kept (cached; its
+// values are named unit).
+func benchSearchesWithCache(b *testing.B, budgetOf func(*Engine) *int, cached func(*Engine) (int, int), unit string) {
 	path, qfile := os.Getenv("LORE_BENCH_INDEX"), os.Getenv("LORE_BENCH_QUERIES")
 	if path == "" || qfile == "" {
 		b.Skip("set LORE_BENCH_INDEX and LORE_BENCH_QUERIES")
@@ -358,7 +368,7 @@ func BenchmarkPostingCache(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			eng.postingCache.budget = bc.budget
+			*budgetOf(eng) = bc.budget
 			ctx := context.Background()
 			b.ResetTimer()
 			cpu0 := processCPU(b)
@@ -370,6 +380,9 @@ func BenchmarkPostingCache(b *testing.B) {
 			// CPU time, unlike ns/op, does not depend on how much of a busy
 			// machine the benchmark was given.
 			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+			values, bytes := cached(eng)
+			b.ReportMetric(float64(values), unit+"-kept")
+			b.ReportMetric(float64(bytes)/(1<<20), "MiB-kept")
 		})
 	}
 }
