@@ -2,13 +2,10 @@ package search
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lore-dev/lore/internal/testtree"
 )
@@ -20,14 +17,7 @@ import (
 // on an older snapshot neither fills nor reads it.
 func TestDetailCache(t *testing.T) {
 	ctx := context.Background()
-	words := []string{"router", "session", "token", "cache", "shader", "ledger", "widget", "tenant", "budget", "parser"}
-	files := map[string]string{}
-	for i := range 24 {
-		w, v := words[i%len(words)], words[(i/len(words)+i)%len(words)]
-		files[fmt.Sprintf("pkg%d/%s_%d.go", i%3, w, i)] = fmt.Sprintf(
-			"package p\n\n// %s%d handles the %s of a %s.\nfunc %s%d() {}\n\n// %sToken reads a %s token.\nfunc %sToken%d() {}\n",
-			w, i, w, v, w, i, v, v, v, i)
-	}
+	files := cacheTestFiles()
 	queries := []string{"router session", "token", "session token ledger", "widget nowhere", "router session",
 		"budget parser tenant shader cache", "token router", "handles the ledger"}
 	for _, tc := range []struct {
@@ -90,15 +80,8 @@ func TestDetailCache(t *testing.T) {
 			// A run rewrites the text of a file's chunks: the next searches
 			// show the new text, not the kept one.
 			old := cached.snap.Load()
-			abs := filepath.Join(root, "pkg0", "router_0.go")
-			body := "package p\n\n// router0 handles the ledger of a session, rewritten.\nfunc router0() {}\n\n// routerToken reads a router token.\nfunc routerToken0() {}\n"
-			if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			later := time.Now().Add(time.Hour)
-			if err := os.Chtimes(abs, later, later); err != nil {
-				t.Fatal(err)
-			}
+			rewriteLater(t, filepath.Join(root, "pkg0", "router_0.go"),
+				"package p\n\n// router0 handles the ledger of a session, rewritten.\nfunc router0() {}\n\n// routerToken reads a router token.\nfunc routerToken0() {}\n")
 			indexAt(t, root, idx)
 			for _, e := range []*Engine{cached, plain} {
 				if err := e.Refresh(ctx); err != nil {

@@ -25,14 +25,7 @@ import (
 // search still on an older snapshot neither reads nor fills the cache.
 func TestPostingCache(t *testing.T) {
 	ctx := context.Background()
-	words := []string{"router", "session", "token", "cache", "shader", "ledger", "widget", "tenant", "budget", "parser"}
-	files := map[string]string{}
-	for i := range 24 {
-		w, v := words[i%len(words)], words[(i/len(words)+i)%len(words)]
-		files[fmt.Sprintf("pkg%d/%s_%d.go", i%3, w, i)] = fmt.Sprintf(
-			"package p\n\n// %s%d handles the %s of a %s.\nfunc %s%d() {}\n\n// %sToken reads a %s token.\nfunc %sToken%d() {}\n",
-			w, i, w, v, w, i, v, v, v, i)
-	}
+	files := cacheTestFiles()
 	queries := [][]string{
 		{"router", "session"}, {"token"}, {"session", "token", "ledger"}, {"widget", "nowhere"},
 		{"router", "session"}, {"budget", "parser", "tenant", "shader", "cache"}, {"token", "router"},
@@ -93,14 +86,7 @@ func TestPostingCache(t *testing.T) {
 			// A run changes which chunks hold "router": the next search reads
 			// the new generation's lists, not the cached ones.
 			old := eng.snap.Load()
-			abs := filepath.Join(root, "pkg0", "router_0.go")
-			if err := os.WriteFile(abs, []byte("package p\n\n// Ledger keeps a widget.\nfunc Ledger() {}\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			later := time.Now().Add(time.Hour)
-			if err := os.Chtimes(abs, later, later); err != nil {
-				t.Fatal(err)
-			}
+			rewriteLater(t, filepath.Join(root, "pkg0", "router_0.go"), "package p\n\n// Ledger keeps a widget.\nfunc Ledger() {}\n")
 			indexAt(t, root, idx)
 			if err := eng.Refresh(ctx); err != nil {
 				t.Fatal(err)
@@ -129,6 +115,33 @@ func TestPostingCache(t *testing.T) {
 				t.Fatalf("a search on an old snapshot changed the cache: %d lists, then %d", before, after)
 			}
 		})
+	}
+}
+
+// cacheTestFiles is the tree the cache tests index: 24 small Go files in
+// three folders, each defining two functions that share words with others.
+func cacheTestFiles() map[string]string {
+	words := []string{"router", "session", "token", "cache", "shader", "ledger", "widget", "tenant", "budget", "parser"}
+	files := map[string]string{}
+	for i := range 24 {
+		w, v := words[i%len(words)], words[(i/len(words)+i)%len(words)]
+		files[fmt.Sprintf("pkg%d/%s_%d.go", i%3, w, i)] = fmt.Sprintf(
+			"package p\n\n// %s%d handles the %s of a %s.\nfunc %s%d() {}\n\n// %sToken reads a %s token.\nfunc %sToken%d() {}\n",
+			w, i, w, v, w, i, v, v, v, i)
+	}
+	return files
+}
+
+// rewriteLater writes body to the file at abs, dated an hour ahead so that
+// the next index run sees it changed however fast it follows.
+func rewriteLater(t *testing.T, abs, body string) {
+	t.Helper()
+	if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(abs, later, later); err != nil {
+		t.Fatal(err)
 	}
 }
 
