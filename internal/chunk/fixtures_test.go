@@ -175,7 +175,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "tokenizer.rs",
-		symbols: []string{"MAX_NUMBER_LEN", "Token", "LexError", "fmt", "Lexer", "new", "bump", "skip_whitespace", "number", "offset", "at_digit", "is_done", "precedence", "drain", "ident", "next", "tokenize", "tests"},
+		symbols: []string{"MAX_NUMBER_LEN", "Token", "LexError", "fmt", "Lexer", "new", "bump", "skip_whitespace", "number", "offset", "at_digit", "is_done", "precedence", "drain", "ident", "next", "tokenize", "tokens", "tests"},
 		wants: []want{
 			{symbol: "MAX_NUMBER_LEN", kind: KindMixed, signature: "pub const MAX_NUMBER_LEN: usize = 32", doc: "Maximum length of a number literal"},
 			{symbol: "Token", kind: KindEnum, signature: "pub enum Token", doc: "A lexical token."},
@@ -184,6 +184,8 @@ var fixtures = []fixture{
 			{symbol: "number", crumb: "Lexer", kind: KindMethod, signature: "fn number(&mut self) -> Result<Token, LexError>", doc: "Reads a number literal"},
 			{symbol: "drain", crumb: "Lexer", kind: KindMethod, signature: "pub fn drain(&mut self) -> Result<Vec<Token>, LexError>", doc: "Consumes the rest of the input and returns every token, stopping\nat the first error."},
 			{symbol: "tokenize", kind: KindFunction, signature: "pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError>", doc: "Tokenizes src completely."},
+			// Written inside a macro invocation (unwrapItemMacros).
+			{symbol: "tokens", kind: KindFunction, signature: "pub fn tokens(src: &str) -> impl Iterator<Item = Token> + '_", doc: "Tokenizes src lazily"},
 			{symbol: "tests", kind: KindModule, signature: "mod tests"},
 		},
 	},

@@ -19,10 +19,11 @@ import (
 
 func rustSpec() *langSpec {
 	return &langSpec{
-		grammar:    rust.GetLanguage(),
-		comments:   set("line_comment", "block_comment"),
-		attributes: set("attribute_item"),
-		preamble:   set("use_declaration", "extern_crate_declaration", "inner_attribute_item"),
+		grammar:      rust.GetLanguage(),
+		unwrapMacros: true,
+		comments:     set("line_comment", "block_comment"),
+		attributes:   set("attribute_item"),
+		preamble:     set("use_declaration", "extern_crate_declaration", "inner_attribute_item"),
 		defs: map[string]defRule{
 			"function_item":           {kind: KindFunction},
 			"function_signature_item": {kind: KindFunction},

@@ -53,17 +53,27 @@ type langSpec struct {
 	// whose files mostly parse with errors (C and C++, for their
 	// macros), so that most files are parsed once.
 	repairFirst bool
+	// unwrapMacros parses the items written inside item-position macro
+	// invocations (Rust's `cfg_rt! { pub fn … }`) as items
+	// (unwrapItemMacros).
+	unwrapMacros bool
 }
 
 // parse parses src with a parser from the pool, one parse at a time for
 // a grammar with a parseLock.
 func (s *langSpec) parse(src []byte) (*sitter.Tree, error) {
+	return s.reparse(nil, src)
+}
+
+// reparse parses src reusing the unchanged parts of old, a tree of an
+// earlier version of src edited to match it (nil: none).
+func (s *langSpec) reparse(old *sitter.Tree, src []byte) (*sitter.Tree, error) {
 	parser := s.parser()
 	if s.parseLock != nil {
 		s.parseLock.Lock()
 		defer s.parseLock.Unlock()
 	}
-	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	tree, err := parser.ParseCtx(context.Background(), old, src)
 	if err != nil || tree == nil {
 		// A timed-out parser keeps partial state; it is dropped, not pooled.
 		parser.Close()

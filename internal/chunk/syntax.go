@@ -81,6 +81,9 @@ func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file
 	if tree == nil {
 		return nil, file, false
 	}
+	if spec.unwrapMacros {
+		tree = spec.unwrapItemMacros(d.src, tree)
+	}
 	defer tree.Close()
 	root := tree.RootNode()
 	c := &syntaxChunker{spec: spec, d: d, src: d.src, cursor: sitter.NewTreeCursor(root)}
