@@ -232,20 +232,9 @@ func nestedMacros(tokens []*sitter.Node, out []macroSpan) []macroSpan {
 // missing nodes.
 func errorRanges(root *sitter.Node) [][2]uint32 {
 	var out [][2]uint32
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
-		if n.IsError() || n.IsMissing() {
-			out = append(out, [2]uint32{n.StartByte(), max(n.EndByte(), n.StartByte()+1)})
-			return
-		}
-		if !n.HasError() {
-			return
-		}
-		for i := range int(n.ChildCount()) {
-			walk(n.Child(i))
-		}
-	}
-	walk(root)
+	eachError(root, func(n *sitter.Node) {
+		out = append(out, [2]uint32{n.StartByte(), max(n.EndByte(), n.StartByte()+1)})
+	})
 	return out
 }
 

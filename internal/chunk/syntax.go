@@ -786,41 +786,34 @@ func fewerErrors(a, b *sitter.Tree) *sitter.Tree {
 // root (outermost ones only).
 func largestError(root *sitter.Node) uint32 {
 	var largest uint32
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
-		if n.IsError() {
-			largest = max(largest, n.EndByte()-n.StartByte())
-			return
-		}
-		if !n.HasError() {
-			return
-		}
-		for i := range int(n.ChildCount()) {
-			walk(n.Child(i))
-		}
-	}
-	walk(root)
+	eachError(root, func(n *sitter.Node) { largest = max(largest, n.EndByte()-n.StartByte()) })
 	return largest
 }
 
 // errorBytes counts the bytes a tree covers with error nodes (outermost
-// only).
+// only), a missing node counting one.
 func errorBytes(root *sitter.Node) uint32 {
-	var n uint32
+	var total uint32
+	eachError(root, func(n *sitter.Node) { total += max(n.EndByte()-n.StartByte(), 1) })
+	return total
+}
+
+// eachError calls fn with each outermost error or missing node under
+// root, in order, walking with a cursor and only into nodes that hold an
+// error.
+func eachError(root *sitter.Node, fn func(n *sitter.Node)) {
 	cursor := sitter.NewTreeCursor(root)
 	defer cursor.Close()
 	for {
 		node := cursor.CurrentNode()
-		descend := node.HasError() && !node.IsError()
 		if node.IsError() || node.IsMissing() {
-			n += max(node.EndByte()-node.StartByte(), 1)
-		}
-		if descend && cursor.GoToFirstChild() {
+			fn(node)
+		} else if node.HasError() && cursor.GoToFirstChild() {
 			continue
 		}
 		for !cursor.GoToNextSibling() {
 			if !cursor.GoToParent() {
-				return n
+				return
 			}
 		}
 	}
