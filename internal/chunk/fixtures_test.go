@@ -44,7 +44,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "inventory.py",
-		symbols: []string{"logger", "DEFAULT_CAPACITY", "SKU_PREFIX", "Item", "InventoryError", "Warehouse", "__init__", "add", "remove", "total", "skus", "find", "save", "load", "restock", "report", "__len__", "__contains__", "parse_args", "main"},
+		symbols: []string{"logger", "DEFAULT_CAPACITY", "SKU_PREFIX", "Item", "InventoryError", "Warehouse", "__init__", "add", "remove", "total", "skus", "find", "save", "load", "restock", "report", "__len__", "__contains__", "parse_args", "main", "checksum"},
 		wants: []want{
 			{symbol: "Item", kind: KindClass, signature: "class Item", doc: "A stocked item."},
 			{symbol: "InventoryError", kind: KindClass, signature: "class InventoryError(Exception)"},
@@ -54,6 +54,8 @@ var fixtures = []fixture{
 			{symbol: "restock", crumb: "Warehouse", kind: KindMethod, signature: "def restock(self, threshold: int, amount: int) -> list[str]", doc: "Top up every item below threshold by amount.\n\nReturns the SKUs"},
 			{symbol: "parse_args", kind: KindFunction, signature: "def parse_args(argv: list[str] | None = None) -> argparse.Namespace", doc: "Parse command-line arguments."},
 			{symbol: "main", kind: KindFunction, signature: "def main(argv: list[str] | None = None) -> int"},
+			// Defined under "except ImportError:" (flattenBody).
+			{symbol: "checksum", kind: KindFunction, signature: "def checksum(skus: list[str]) -> int", doc: "A checksum of the SKUs"},
 		},
 	},
 	{

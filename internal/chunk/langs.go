@@ -36,6 +36,10 @@ type langSpec struct {
 	// were siblings of the wrapper (preprocessor conditionals, enum body
 	// declarations).
 	flatten map[string]bool
+	// flattenBody lists wrappers that are bare bodies (Python's block,
+	// which starts at its first statement): their children are spliced
+	// in whole.
+	flattenBody map[string]bool
 	// moduleMethods makes functions in a module methods (Ruby mixins).
 	moduleMethods bool
 	// attributeDoc extracts documentation held by an attribute node
@@ -157,6 +161,10 @@ func (c *syntaxChunker) bodyOf(n *sitter.Node) *sitter.Node {
 func (c *syntaxChunker) members(body *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
 	for _, n := range c.named(body) {
+		if c.spec.flattenBody[n.Type()] {
+			out = append(out, c.members(n)...)
+			continue
+		}
 		if c.spec.flatten[n.Type()] {
 			row := c.startRow(n)
 			for _, inner := range c.members(n) {

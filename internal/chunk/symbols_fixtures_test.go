@@ -34,6 +34,7 @@ var symbolFixtures = []symbolFixture{
 			{"add", "method", "Warehouse", 47},
 			{"load", "method", "Warehouse", 95},
 			{"main", "function", "", 136},
+			{"checksum", "function", "", 147},
 		},
 		refs: []wantRef{
 			{"import", "annotations", "", "__future__", "", "", 7},

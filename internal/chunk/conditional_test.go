@@ -1,0 +1,42 @@
+package chunk
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestConditionalDefinitionsAreChunks: definitions under a condition at
+// a module's or a class's level (a fallback in "except ImportError:", a
+// version test, "if TYPE_CHECKING:") are chunks that name them, as
+// definitions at that level are.
+func TestConditionalDefinitionsAreChunks(t *testing.T) {
+	long := strings.Repeat("        total += step\n", 30)
+	cases := []struct {
+		name    string
+		src     string
+		defines []string // each the symbol of a chunk of its own
+	}{
+		{"version test with else", "import sys\n\nif sys.version_info >= (3, 11):\n    def utcnow():\n" + long +
+			"        return total\nelse:\n    def utcnow_compat():\n" + long + "        return total\n",
+			[]string{"utcnow", "utcnow_compat"}},
+		{"import fallback", "try:\n    from ._speedups import escape\nexcept ImportError:\n    def escape(s):\n" + long +
+			"        return s\n", []string{"escape"}},
+		{"elif", "if WINDOWS:\n    def home():\n" + long + "        return 1\nelif MAC:\n    def home_mac():\n" + long +
+			"        return 2\n", []string{"home", "home_mac"}},
+		{"type checking block in a class", "class Console:\n    if TYPE_CHECKING:\n        def render(self):\n" + long +
+			"            pass\n    def print(self):\n" + long + "        pass\n", []string{"render", "print"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := []byte(c.src)
+			chunks, _ := Analyze("m.py", "python", src)
+			checkCoverage(t, src, chunks)
+			for _, name := range c.defines {
+				if !slices.ContainsFunc(chunks, func(ch Chunk) bool { return slices.Contains(ch.Symbols, name) }) {
+					t.Errorf("no chunk defines %s; chunks: %+v", name, chunks)
+				}
+			}
+		})
+	}
+}
