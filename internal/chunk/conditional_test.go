@@ -40,3 +40,35 @@ func TestConditionalDefinitionsAreChunks(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardedDeclarationsAreChunks: the same in PHP, JavaScript and
+// Ruby: a function under a guard, a method under a version test.
+func TestGuardedDeclarationsAreChunks(t *testing.T) {
+	body := func(line string, n int) string { return strings.Repeat(line, n) }
+	cases := []struct {
+		name, language, src string
+		defines             []string
+	}{
+		{"php function_exists guard", "php", "<?php\n\nif (! function_exists('app')) {\n    /**\n     * The container.\n     */\n    function app($abstract = null)\n    {\n" +
+			body("        $x = $x + 1;\n", 30) + "        return $x;\n    }\n}\n\nif (! function_exists('config')) {\n    function config($key = null)\n    {\n" +
+			body("        $y = $y + 1;\n", 30) + "        return $y;\n    }\n}\n", []string{"app", "config"}},
+		{"javascript browser guard", "javascript", "if (typeof window !== 'undefined') {\n  function onResize(handler) {\n" +
+			body("    handler();\n", 30) + "  }\n} else {\n  function onResizeServer() {\n" + body("    noop();\n", 30) + "  }\n}\n",
+			[]string{"onResize", "onResizeServer"}},
+		{"ruby version test in a class", "ruby", "class Request\n  if RUBY_VERSION >= \"3.0\"\n    def params\n" +
+			body("      a = 1\n", 30) + "    end\n  else\n    def legacy_params\n" + body("      b = 2\n", 30) + "    end\n  end\n\n  unless method_defined?(:host)\n    def host\n" +
+			body("      c = 3\n", 30) + "    end\n  end\nend\n", []string{"params", "legacy_params", "host"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := []byte(c.src)
+			chunks, _ := Analyze("f", c.language, src)
+			checkCoverage(t, src, chunks)
+			for _, name := range c.defines {
+				if !slices.ContainsFunc(chunks, func(ch Chunk) bool { return slices.Contains(ch.Symbols, name) }) {
+					t.Errorf("no chunk defines %s; chunks: %+v", name, chunks)
+				}
+			}
+		})
+	}
+}

