@@ -159,7 +159,11 @@ func (e *Engine) read(ctx context.Context, prev *snapshot, generation string) (*
 			return nil, err
 		}
 		if ok && len(changes) > 0 {
-			return prev.applyChanges(changes), nil
+			snap := prev.applyChanges(changes)
+			if err := snap.markImportedByCode(ctx, e.st); err != nil {
+				return nil, err
+			}
+			return snap, nil
 		}
 	}
 	files, err := e.st.Files(ctx)
@@ -179,6 +183,9 @@ func (e *Engine) read(ctx context.Context, prev *snapshot, generation string) (*
 		plain[i] = *newFileFacts(f.Path, f.Language)
 	}
 	snap := newSnapshot(generation, files, plain, lens, meta)
+	if err := snap.markImportedByCode(ctx, e.st); err != nil {
+		return nil, err
+	}
 	if vectors {
 		vecs, err := e.st.ChunkVectors(ctx)
 		if err != nil {
