@@ -242,21 +242,31 @@ func (snap *snapshot) markFiles() {
 	markHeadersBesideSources(snap.files, snap.facts)
 }
 
+// countImplChunks counts the chunks of files not demoted as tests
+// (implChunks), leaving the dead chunks out.
+func (snap *snapshot) countImplChunks() {
+	snap.implChunks = [2]int{}
+	for _, slot := range snap.chunkFile {
+		if slot >= 0 {
+			plain, wider := snap.facts[slot].implementation()
+			snap.implChunks[0] += b2i(plain)
+			snap.implChunks[1] += b2i(wider)
+		}
+	}
+}
+
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // markChunks sets what the snapshot derives from its chunks and their
 // files' facts, leaving the dead chunks out.
 func (snap *snapshot) markChunks() {
-	snap.implChunks = [2]int{}
-	for _, slot := range snap.chunkFile {
-		if slot < 0 {
-			continue
-		}
-		if f := snap.facts[slot]; !f.lowValue {
-			snap.implChunks[0]++
-			if !f.testSupport && !f.testFolder {
-				snap.implChunks[1]++
-			}
-		}
-	}
+	snap.countImplChunks()
 	snap.inTests = markTestRegions(snap.meta, snap.chunkFile, len(snap.files))
 	snap.stats = newFileStats(snap.lens, snap.chunkFile, len(snap.files))
 }

@@ -152,9 +152,10 @@ func importedByCode(ctx context.Context, r store.Reader, files []store.FileRow, 
 	return out, nil
 }
 
-// markImportedByCode sets fileFacts.usedByCode from importedByCode. The
-// facts may be shared with the snapshot this one was made from, so they
-// are copied before any is changed.
+// markImportedByCode sets fileFacts.usedByCode from importedByCode, and
+// counts implChunks again when a mark changed. The facts may be shared
+// with the snapshot this one was made from, so they are copied before any
+// is changed.
 func (snap *snapshot) markImportedByCode(ctx context.Context, r store.Reader) error {
 	used, err := importedByCode(ctx, r, snap.files, snap.facts)
 	if err != nil {
@@ -178,5 +179,6 @@ func (snap *snapshot) markImportedByCode(ctx context.Context, r store.Reader) er
 		out[i] = &facts[i]
 	}
 	snap.facts = out
+	snap.countImplChunks()
 	return nil
 }

@@ -435,6 +435,15 @@ func (f *fileFacts) demoted() bool {
 	return f.lowValue || (f.testSupport && weights.testConventions) || (f.testFolder && weights.testFolderParts)
 }
 
+// implementation reports whether the file counts as implementation by
+// the plain conventions and by the wider ones too (see implChunks): a
+// file the code imports does whatever its name.
+func (f *fileFacts) implementation() (plain, wider bool) {
+	plain = !f.lowValue || f.usedByCode
+	wider = plain && (!f.testSupport && !f.testFolder || f.usedByCode)
+	return plain, wider
+}
+
 // namedLowValue reports a file named like a test, example, benchmark or
 // test helper, by every convention whatever the switches.
 func (f *fileFacts) namedLowValue() bool {
