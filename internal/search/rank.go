@@ -17,43 +17,42 @@ type weightSet struct {
 	abbreviation float64                  // BM25 weight of a word's abbreviation or long form (context ↔ ctx)
 	compound     float64                  // weight of two adjacent query words run together (route context → routecontext)
 
-	lexical          float64 // BM25F, normalised to the best candidate
-	coverage         float64 // share of query words the chunk matches
-	fileName         float64 // share of query words in the file's base name
-	symbolField      float64 // share of query words among the chunk's symbols
-	exactSymbol      float64 // the chunk defines exactly the identifier the query names
-	typeDefinition   float64 // a capitalised query word and a chunk that defines a type
-	fileNameExact    float64 // the file is named exactly after a query word (Functor.scala for "Functor")
-	fileNameSubject  float64 // ... after the query's first word, which usually names its subject
-	subjectMaxShare  float64 // a first word in more than this share of chunks names no subject
-	folderNameExact  float64 // the file's folder is named after a query word (middleware/ for "… middleware")
-	definition       float64 // the chunk is a definition, not a loose block
-	fileEvidence     float64 // best other chunk of the same file
-	fileLevel        float64 // the file as a whole document: BM25 and word coverage
-	fileCoverage     float64 // within fileLevel: share of query words found anywhere in the file
-	lowValuePath     float64 // multiplier for tests, examples, vendored and generated code
-	supersededPath   float64 // multiplier for code under an older version folder (v3/ beside v4/)
-	headerBeside     float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
-	docFile          float64 // multiplier for documentation when the query is about code
-	windowsVariant   float64 // multiplier for a Windows port (win/, _windows.go) unless the query names Windows
-	pickCallable     float64 // within a file: a function or method, for a prose query (chunkPrior)
-	testDomainShare  float64 // a test word in more of the implementation chunks names the domain (asksForTests)
-	testConventions  bool    // demote the test support files of isTestSupportPath too
-	testFolderParts  bool    // ... and folders with a test word among the parts of their name (hasTestFolderPart)
-	abbrevByUse      bool    // weigh abbreviations by the code's use of them (weighAbbreviations)
-	nameFullWords    float64 // a file named after one of more query words than this weighs less (nameEvidenceScale); 0 = never
-	pickLength       float64 // within a file: a longer function or method, for a prose query (chunkPrior)
-	qualified        float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
-	pickOwnName      float64 // within a file: a function named exactly after a query word (chunkPrior)
-	inFileTests      float64 // multiplier for a chunk of a file's own test module (markTestRegions)
-	implementer      float64 // the file implements the type a symbol query names (implementerFiles)
-	implementerMax   float64 // ... when at most this many files do
-	literalNames     bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
-	manualDocs       bool    // manual pages and HTML under docs/ count as documentation (isManualPath)
-	pickConstructor  float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
-	testsToEnd       bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
-	importedByCode   bool    // a file named like test support that code imports is not demoted (loadImportEvidence)
-	testsOnlyImports bool    // a file only demoted files import is demoted (loadImportEvidence)
+	lexical         float64 // BM25F, normalised to the best candidate
+	coverage        float64 // share of query words the chunk matches
+	fileName        float64 // share of query words in the file's base name
+	symbolField     float64 // share of query words among the chunk's symbols
+	exactSymbol     float64 // the chunk defines exactly the identifier the query names
+	typeDefinition  float64 // a capitalised query word and a chunk that defines a type
+	fileNameExact   float64 // the file is named exactly after a query word (Functor.scala for "Functor")
+	fileNameSubject float64 // ... after the query's first word, which usually names its subject
+	subjectMaxShare float64 // a first word in more than this share of chunks names no subject
+	folderNameExact float64 // the file's folder is named after a query word (middleware/ for "… middleware")
+	definition      float64 // the chunk is a definition, not a loose block
+	fileEvidence    float64 // best other chunk of the same file
+	fileLevel       float64 // the file as a whole document: BM25 and word coverage
+	fileCoverage    float64 // within fileLevel: share of query words found anywhere in the file
+	lowValuePath    float64 // multiplier for tests, examples, vendored and generated code
+	supersededPath  float64 // multiplier for code under an older version folder (v3/ beside v4/)
+	headerBeside    float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
+	docFile         float64 // multiplier for documentation when the query is about code
+	windowsVariant  float64 // multiplier for a Windows port (win/, _windows.go) unless the query names Windows
+	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
+	testDomainShare float64 // a test word in more of the implementation chunks names the domain (asksForTests)
+	testConventions bool    // demote the test support files of isTestSupportPath too
+	testFolderParts bool    // ... and folders with a test word among the parts of their name (hasTestFolderPart)
+	abbrevByUse     bool    // weigh abbreviations by the code's use of them (weighAbbreviations)
+	nameFullWords   float64 // a file named after one of more query words than this weighs less (nameEvidenceScale); 0 = never
+	pickLength      float64 // within a file: a longer function or method, for a prose query (chunkPrior)
+	qualified       float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
+	pickOwnName     float64 // within a file: a function named exactly after a query word (chunkPrior)
+	inFileTests     float64 // multiplier for a chunk of a file's own test module (markTestRegions)
+	implementer     float64 // the file implements the type a symbol query names (implementerFiles)
+	implementerMax  float64 // ... when at most this many files do
+	literalNames    bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
+	manualDocs      bool    // manual pages and HTML under docs/ count as documentation (isManualPath)
+	pickConstructor float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
+	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
+	importedByCode  bool    // a file named like test support that code imports is not demoted (markImportedByCode)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -80,43 +79,42 @@ var weights = weightSet{
 	compound:     0.25,
 	abbreviation: 0.6,
 
-	lexical:          1.0,
-	coverage:         0.8,
-	fileName:         0.8,
-	symbolField:      0.3,
-	exactSymbol:      1.0,
-	typeDefinition:   0.2,
-	fileNameExact:    0.5,
-	fileNameSubject:  0.3,
-	subjectMaxShare:  0.25,
-	folderNameExact:  0.15,
-	definition:       0.1,
-	fileEvidence:     0.4,
-	fileLevel:        0.25,
-	fileCoverage:     0, // 0.25 moved the mean by +0.0001 and hurt 11 of 36 repositories
-	lowValuePath:     0.6,
-	supersededPath:   0.6,
-	headerBeside:     0.6,
-	docFile:          0.7,
-	windowsVariant:   0.7,
-	pickCallable:     0.5,
-	testDomainShare:  0.2,
-	testConventions:  true,
-	testFolderParts:  true,
-	abbrevByUse:      true,
-	nameFullWords:    5,
-	pickOwnName:      0.2,
-	qualified:        0.5,
-	pickLength:       0.2,
-	inFileTests:      0.6,
-	implementer:      0.5,
-	implementerMax:   1,
-	literalNames:     true,
-	testsToEnd:       true,
-	pickConstructor:  0,
-	manualDocs:       true,
-	importedByCode:   true,
-	testsOnlyImports: true,
+	lexical:         1.0,
+	coverage:        0.8,
+	fileName:        0.8,
+	symbolField:     0.3,
+	exactSymbol:     1.0,
+	typeDefinition:  0.2,
+	fileNameExact:   0.5,
+	fileNameSubject: 0.3,
+	subjectMaxShare: 0.25,
+	folderNameExact: 0.15,
+	definition:      0.1,
+	fileEvidence:    0.4,
+	fileLevel:       0.25,
+	fileCoverage:    0, // 0.25 moved the mean by +0.0001 and hurt 11 of 36 repositories
+	lowValuePath:    0.6,
+	supersededPath:  0.6,
+	headerBeside:    0.6,
+	docFile:         0.7,
+	windowsVariant:  0.7,
+	pickCallable:    0.5,
+	testDomainShare: 0.2,
+	testConventions: true,
+	testFolderParts: true,
+	abbrevByUse:     true,
+	nameFullWords:   5,
+	pickOwnName:     0.2,
+	qualified:       0.5,
+	pickLength:      0.2,
+	inFileTests:     0.6,
+	implementer:     0.5,
+	implementerMax:  1,
+	literalNames:    true,
+	testsToEnd:      true,
+	pickConstructor: 0,
+	manualDocs:      true,
+	importedByCode:  true,
 
 	semanticCalibration: 0.01,
 
