@@ -96,6 +96,10 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.testFolderParts = true }
 		}},
 		{name: "file named after a word: less in long queries", off: zero(&w.nameFullWords)},
+		{name: "test-named files that code imports not demoted", off: func() func() {
+			w.importedByCode = false
+			return func() { w.importedByCode = true }
+		}},
 		{name: "test words naming the domain", off: func() func() {
 			old := w.testDomainShare
 			w.testDomainShare = 1

@@ -52,6 +52,7 @@ type weightSet struct {
 	manualDocs      bool    // manual pages and HTML under docs/ count as documentation (isManualPath)
 	pickConstructor float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
 	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
+	importedByCode  bool    // a file named like test support that code imports is not demoted (markImportedByCode)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -113,6 +114,7 @@ var weights = weightSet{
 	testsToEnd:      true,
 	pickConstructor: 0,
 	manualDocs:      true,
+	importedByCode:  true,
 
 	semanticCalibration: 0.01,
 
@@ -417,11 +419,33 @@ type fileFacts struct {
 	// declares is set on a C/C++ header whose implementation file sits
 	// beside it (idna.h next to idna.c); set by markHeadersBesideSources.
 	declares bool
+	// usedByCode is set on a file named like test support that code not
+	// so named imports (markImportedByCode): implementation whatever its
+	// name.
+	usedByCode bool
 }
 
 // demoted reports files demoted as tests, examples and the like.
 func (f *fileFacts) demoted() bool {
+	if f.usedByCode && weights.importedByCode {
+		return false
+	}
 	return f.lowValue || (f.testSupport && weights.testConventions) || (f.testFolder && weights.testFolderParts)
+}
+
+// implementation reports whether the file counts as implementation by
+// the plain conventions and by the wider ones too (see implChunks): a
+// file the code imports does whatever its name.
+func (f *fileFacts) implementation() (plain, wider bool) {
+	plain = !f.lowValue || f.usedByCode
+	wider = plain && (!f.testSupport && !f.testFolder || f.usedByCode)
+	return plain, wider
+}
+
+// namedLowValue reports a file named like a test, example, benchmark or
+// test helper, by every convention whatever the switches.
+func (f *fileFacts) namedLowValue() bool {
+	return f.lowValue || f.testSupport || f.testFolder
 }
 
 var nameSeparators = strings.NewReplacer("_", "", "-", "")
