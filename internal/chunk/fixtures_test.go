@@ -163,7 +163,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "OrderService.cs",
-		symbols: []string{"Shop.Orders", "OrderStatus", "OrderLine", "IOrderRepository", "OrderService", "PlaceAsync", "PayAsync", "CancelAsync", "ShipAsync", "Revenue", "LoadAsync", "TransitionAsync", "Order"},
+		symbols: []string{"Shop.Orders", "OrderStatus", "OrderLine", "IOrderRepository", "OrderService", "PlaceAsync", "PayAsync", "CancelAsync", "ShipAsync", "RefundAsync", "Revenue", "LoadAsync", "TransitionAsync", "Order"},
 		wants: []want{
 			{symbol: "Shop.Orders", kind: KindModule, signature: "namespace Shop.Orders"},
 			{symbol: "OrderStatus", crumb: "Shop.Orders", kind: KindEnum, signature: "public enum OrderStatus", doc: "The states an order goes through."},
@@ -171,6 +171,8 @@ var fixtures = []fixture{
 			{symbol: "OrderService", crumb: "Shop.Orders", kind: KindClass, signature: "public sealed class OrderService", doc: "Places, pays and cancels orders"},
 			{symbol: "PlaceAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "public async Task<Order> PlaceAsync(IReadOnlyList<OrderLine> lines)", doc: "Creates a pending order from lines."},
 			{symbol: "ShipAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "public async Task ShipAsync(Guid id)", doc: "Marks a paid order shipped."},
+			// Under #if FEATURE_REFUNDS (flatten).
+			{symbol: "RefundAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "public async Task RefundAsync(Guid id)", doc: "Refunds a paid order"},
 			{symbol: "TransitionAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "private async Task TransitionAsync(Order order, OrderStatus next)"},
 			{symbol: "Order", crumb: "Shop.Orders", kind: KindClass, signature: "public class Order"},
 		},

@@ -186,7 +186,8 @@ var symbolFixtures = []symbolFixture{
 			{"OrderService", "class", "Shop > Orders", 30},
 			{"MaxLines", "constant", "Shop > Orders > OrderService", 35},
 			{"PlaceAsync", "method", "Shop > Orders > OrderService", 47},
-			{"Order", "class", "Shop > Orders", 109},
+			{"RefundAsync", "method", "Shop > Orders > OrderService", 96},
+			{"Order", "class", "Shop > Orders", 122},
 		},
 		refs: []wantRef{
 			{"import", "Generic", "", "System.Collections.Generic", "", "", 2},
