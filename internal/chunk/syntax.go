@@ -63,6 +63,13 @@ type syntaxChunker struct {
 // with withSymbols it also extracts definitions and references from the same
 // tree. It reports false when there is no grammar or the parse fails.
 func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file symbols.File, ok bool) {
+	return splitSyntaxOf(language, d, d.src, withSymbols)
+}
+
+// splitSyntaxOf is splitSyntax parsing parsed, a text of d's length whose
+// every code byte is d's (the scripts of a component, the rest blanked),
+// while the chunks and names are read from d.
+func splitSyntaxOf(language string, d *text, parsed []byte, withSymbols bool) (spans []span, file symbols.File, ok bool) {
 	spec := specs[language]
 	if spec == nil {
 		return nil, file, false
@@ -77,12 +84,12 @@ func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file
 			}
 		}()
 	}
-	tree := spec.parseRepairing(d.src)
+	tree := spec.parseRepairing(parsed)
 	if tree == nil {
 		return nil, file, false
 	}
 	if spec.unwrapMacros {
-		tree = spec.unwrapItemMacros(d.src, tree)
+		tree = spec.unwrapItemMacros(parsed, tree)
 	}
 	defer tree.Close()
 	root := tree.RootNode()

@@ -34,7 +34,8 @@ var importExts = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", 
 	"/index.ts", "/index.tsx", "/index.js", "/index.mjs"}
 
 // importLanguages are the languages whose files importExts reach.
-var importLanguages = map[string]bool{"typescript": true, "tsx": true, "javascript": true}
+var importLanguages = map[string]bool{"typescript": true, "tsx": true, "javascript": true,
+	"vue": true, "svelte": true, "astro": true}
 
 // resolveRelative returns the slot of the file a relative import written
 // in from names, or -1.
