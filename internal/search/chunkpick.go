@@ -48,8 +48,8 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 }
 
 // pickSubject is the symbol share (preScore) a chunk owes to query words
-// that its file's name or folders also hold (hits: those words among the
-// chunk's symbols), to be discounted when choosing among the file's
+// that its file's name also holds (hits: those words among the chunk's
+// symbols), to be discounted when choosing among the file's
 // chunks. Those words (DFA in dfa.cc, table in table.rs) are evidence
 // that the file answers, and they already rank it; inside the file the
 // chunk that defines a name made of them, often the type or constructor

@@ -158,7 +158,7 @@ func TestFileConstructor(t *testing.T) {
 }
 
 // TestPickSubject checks that only the symbol share of words the file's
-// name or folders hold is discounted, and only for prose queries.
+// name holds is discounted, and only for prose queries.
 func TestPickSubject(t *testing.T) {
 	prose := Analyze("what happens when the DFA state cache runs out of memory")
 	bit := func(q Query, word string) uint16 {

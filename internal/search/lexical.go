@@ -22,7 +22,6 @@ type candidate struct {
 	nameHit   uint16          // a bit per query word matched in the file name
 	symbolHit uint16          // a bit per query word matched among the chunk's symbols
 	anyHit    uint16          // a bit per query word matched in any field
-	subjHit   uint16          // a bit per query word matched in the file's name or folders
 	parts     [maxWords]uint8 // per query word: how many of its parts matched
 	score     float64
 }
@@ -125,9 +124,6 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 				}
 				if h.Freqs[store.FieldSymbols] != 0 {
 					c.symbolHit |= bit
-				}
-				if h.Freqs[store.FieldName] != 0 || h.Freqs[store.FieldPath] != 0 {
-					c.subjHit |= bit
 				}
 			}
 			c.bm25 += qt.weight * idf * tfw / (bm25K1 + tfw)
