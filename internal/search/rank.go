@@ -53,6 +53,8 @@ type weightSet struct {
 	pickConstructor float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
 	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
 	importedByCode  bool    // a file named like test support that code imports is not demoted (markImportedByCode)
+	pickFileCtor    bool    // within a file: a method named after the file is its class's constructor (fileConstructor)
+	pickSubject     float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -115,6 +117,8 @@ var weights = weightSet{
 	pickConstructor: 0,
 	manualDocs:      true,
 	importedByCode:  true,
+	pickSubject:     1,
+	pickFileCtor:    true,
 
 	semanticCalibration: 0.01,
 
@@ -202,7 +206,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, imp
 		if snap.inTests != nil && snap.inTests[c.pos] && !wantsTests && !facts.demoted() {
 			m *= weights.inFileTests
 		}
-		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row)})
+		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row) - pickSubject(q, c.symbolHit&c.nameHit) - fileConstructor(q, row, facts.base)})
 	}
 	// File evidence and diversity both work file by file: group each
 	// file's chunks, best first.
