@@ -37,8 +37,9 @@ type freshBuild struct {
 	db   *sql.DB // one connection to tmp
 }
 
-// buildPath is the file a first build of the index at path writes.
-func buildPath(path string) string { return path + ".build" }
+// BuildPath is the file a first build of the index at path writes: while
+// it exists without the index, a first build runs or was killed.
+func BuildPath(path string) string { return path + ".build" }
 
 // startFresh returns the new file of a first build when the index file
 // does not exist, nil when it does. It runs under the writer lock, so no
@@ -47,7 +48,7 @@ func (d *DB) startFresh() (*freshBuild, error) {
 	if _, err := os.Lstat(d.path); !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // there is a file (or it cannot be told): update it in place
 	}
-	f := &freshBuild{path: d.path, tmp: buildPath(d.path)}
+	f := &freshBuild{path: d.path, tmp: BuildPath(d.path)}
 	// A build a crash interrupted left its file: start again.
 	if err := removeFiles(f.tmp, f.tmp+"-journal", f.tmp+"-wal", f.tmp+"-shm"); err != nil {
 		return nil, fmt.Errorf("removing an unfinished build of %s: %w", d.path, err)
