@@ -159,13 +159,20 @@ func hurtCount(a, base map[string]float64, names []string) int {
 	return n
 }
 
+// passes applies the project's rule for a ranking change inside a fit: a
+// move hurts at most a quarter of train against the numbers it moves
+// from (cur), and the numbers it reaches hurt at most a quarter against
+// where the fit started (base).
+func (f *fitter) passes(s, cur, base map[string]float64, train []string) bool {
+	return 4*hurtCount(s, cur, train) <= len(train) && 4*hurtCount(s, base, train) <= len(train)
+}
+
 // ascend fits the numbers on the repositories in train by coordinate
 // ascent from start: number by number, the grid value with the highest
 // mean over train (the current value unless another is strictly higher;
 // among equals the first in grid order), pass after pass until a pass
 // changes nothing or maxPasses is reached. With rule set, a move is taken
-// only when, against start, at most a quarter of train score lower (the
-// project's rule for a ranking change, applied inside the fit).
+// only when it passes the project's rule (passes).
 func (f *fitter) ascend(train []string, start []float64, maxPasses int, rule bool) []float64 {
 	cur := append([]float64{}, start...)
 	base := f.score(start)
@@ -182,7 +189,7 @@ func (f *fitter) ascend(train []string, start []float64, maxPasses int, rule boo
 				cand[i] = v
 				s := f.score(cand)
 				m := meanOver(s, train)
-				if m > best+1e-9 && (!rule || 4*hurtCount(s, base, train) <= len(train)) {
+				if m > best+1e-9 && (!rule || f.passes(s, f.score(cur), base, train)) {
 					best, bestV = m, v
 				}
 			}
@@ -194,6 +201,42 @@ func (f *fitter) ascend(train []string, start []float64, maxPasses int, rule boo
 		if !moved {
 			break
 		}
+	}
+	return cur
+}
+
+// stepwise fits the numbers on train greedily from start: each step
+// tries every single move (one number to another value of its grid) and
+// takes the one that raises the mean over train most, when it raises it by
+// at least minGain (and, with rule set, when it passes the project's
+// rule: passes); at most maxSteps steps. It changes few
+// numbers, those that carry the gain, where ascend changes any number that
+// moves the mean at all.
+func (f *fitter) stepwise(train []string, start []float64, maxSteps int, minGain float64, rule bool) []float64 {
+	cur := append([]float64{}, start...)
+	base := f.score(start)
+	best := meanOver(base, train)
+	for step := 0; step < maxSteps; step++ {
+		var next []float64
+		nextMean := best + minGain - 1e-9
+		for i, p := range f.params {
+			for _, v := range p.values {
+				if v == cur[i] {
+					continue
+				}
+				cand := append([]float64{}, cur...)
+				cand[i] = v
+				s := f.score(cand)
+				m := meanOver(s, train)
+				if m > nextMean+1e-12 && (!rule || f.passes(s, f.score(cur), base, train)) {
+					next, nextMean = cand, m
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		cur, best = next, nextMean
 	}
 	return cur
 }
@@ -210,7 +253,10 @@ func (f *fitter) ascend(train []string, start []float64, maxPasses int, rule boo
 //	LORE_DEVBENCH_FIT='k1:0.9,1.2;coverage:…'  a grid of one's own (names as TestDevSweep reads them)
 //	LORE_DEVBENCH_FOLDS=k                     k folds, repository i (sorted by name) in fold i mod k; 0 or unset: leave one repository out
 //	LORE_DEVBENCH_FIT_PASSES=n                at most n coordinate passes (default 3)
-//	LORE_DEVBENCH_FIT_RULE=1                  take a move only when it hurts at most a quarter of the fold's repositories
+//	LORE_DEVBENCH_FIT_RULE=1                  take a move only when it hurts at most a quarter of the fold's repositories, against the numbers before the move and against today's
+//	LORE_DEVBENCH_FIT_MOVES=1                 list every single move from today's numbers, best first
+//	LORE_DEVBENCH_QUERIES=1                   list the queries the numbers fitted on all change, and the categories' means
+//	LORE_DEVBENCH_FIT_STEPWISE=g              fit stepwise instead (the best single move at a time, while it gains at least g; at most 8 steps, or LORE_DEVBENCH_FIT_PASSES)
 func TestDevFit(t *testing.T) {
 	spec := os.Getenv("LORE_DEVBENCH_FIT")
 	if spec == "" {
@@ -238,6 +284,19 @@ func TestDevFit(t *testing.T) {
 	}
 	rule := os.Getenv("LORE_DEVBENCH_FIT_RULE") != ""
 	f := &fitter{t: t, repos: repos, params: params, memo: map[string]map[string]float64{}}
+	fit := func(train []string, start []float64) []float64 { return f.ascend(train, start, passes, rule) }
+	mode := "coordinate ascent"
+	if s := os.Getenv("LORE_DEVBENCH_FIT_STEPWISE"); s != "" {
+		g, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mode = fmt.Sprintf("stepwise, minimum gain %g", g)
+		if os.Getenv("LORE_DEVBENCH_FIT_PASSES") == "" {
+			passes = 8
+		}
+		fit = func(train []string, start []float64) []float64 { return f.stepwise(train, start, passes, g, rule) }
+	}
 	var names []string
 	for _, r := range repos {
 		names = append(names, r.name)
@@ -251,7 +310,7 @@ func TestDevFit(t *testing.T) {
 		start[i] = *p.p
 	}
 	base := f.score(start)
-	t.Logf("%d numbers, %d repositories, %d folds, at most %d passes, rule in the fit: %v", len(params), len(names), k, passes, rule)
+	t.Logf("%d numbers, %d repositories, %d folds, %s, at most %d passes or steps, rule in the fit: %v", len(params), len(names), k, mode, passes, rule)
 	t.Logf("today's numbers: repo-mean %.4f", meanOver(base, names))
 
 	// Nested cross-validation: each fold's numbers are fitted on the
@@ -266,7 +325,7 @@ func TestDevFit(t *testing.T) {
 				train = append(train, n)
 			}
 		}
-		vec := f.ascend(train, start, passes, rule)
+		vec := fit(train, start)
 		s := f.score(vec)
 		for _, n := range held {
 			cv[n] = s[n]
@@ -279,7 +338,7 @@ func TestDevFit(t *testing.T) {
 		hurtCount(cv, base, names), len(names), hurtCount(base, cv, names), f.evals)
 
 	// The numbers fitted on every repository: what a change would set.
-	all := f.ascend(names, start, passes, rule)
+	all := fit(names, start)
 	in := f.score(all)
 	t.Logf("fitted on all: in-sample %.4f (%+.4f), %d lower, %d higher  %s", meanOver(in, names),
 		meanOver(in, names)-meanOver(base, names), hurtCount(in, base, names), hurtCount(base, in, names), f.changes(start, all))
@@ -304,6 +363,71 @@ func TestDevFit(t *testing.T) {
 	}
 	if math.IsNaN(meanOver(cv, names)) {
 		t.Fatal("no fold scored")
+	}
+	if os.Getenv("LORE_DEVBENCH_FIT_MOVES") != "" {
+		f.logMoves(start, names)
+	}
+	if os.Getenv("LORE_DEVBENCH_QUERIES") != "" {
+		f.logQueries(start, all)
+	}
+}
+
+// logMoves lists every single move from start (one number to another
+// value of its grid), best first: what each number carries alone.
+func (f *fitter) logMoves(start []float64, names []string) {
+	base := f.score(start)
+	type move struct {
+		what          string
+		delta         float64
+		lower, higher int
+	}
+	var moves []move
+	for i, p := range f.params {
+		for _, v := range p.values {
+			if v == start[i] {
+				continue
+			}
+			vec := append([]float64{}, start...)
+			vec[i] = v
+			s := f.score(vec)
+			moves = append(moves, move{fmt.Sprintf("%s %g→%g", p.name, start[i], v), meanOver(s, names) - meanOver(base, names),
+				hurtCount(s, base, names), hurtCount(base, s, names)})
+		}
+	}
+	sort.SliceStable(moves, func(a, b int) bool { return moves[a].delta > moves[b].delta })
+	f.t.Logf("single moves from today's numbers:")
+	for _, m := range moves {
+		f.t.Logf("  %-28s %+.4f  %2d lower, %2d higher", m.what, m.delta, m.lower, m.higher)
+	}
+}
+
+// logQueries lists every query whose NDCG@10 differs between the numbers
+// start and vec.
+func (f *fitter) logQueries(start, vec []float64) {
+	per := func(v []float64) devResult {
+		old := make([]float64, len(f.params))
+		for i, p := range f.params {
+			old[i] = *p.p
+			*p.p = v[i]
+		}
+		defer func() {
+			for i, p := range f.params {
+				*p.p = old[i]
+			}
+		}()
+		return devScore(f.t, f.repos, nil)
+	}
+	a, b := per(start), per(vec)
+	for _, r := range f.repos {
+		for i, q := range r.queries {
+			x, y := a.perQuery[r.name][i], b.perQuery[r.name][i]
+			if math.Abs(x-y) > 1e-9 {
+				f.t.Logf("  %-16s [%s] %.3f → %.3f %q", r.name, q.Category, x, y, q.Query)
+			}
+		}
+	}
+	for _, c := range sortedKeys(a.perCat) {
+		f.t.Logf("  category %-12s %.3f → %.3f", c, a.perCat[c], b.perCat[c])
 	}
 }
 
