@@ -22,7 +22,7 @@ const fitGrid = "field.symbols:2,3,4,6;field.name:2,3,4;field.path:1,1.5,2;field
 	"b.symbols:0.1,0.3,0.5;b.name:0,0.2,0.4;b.body:0.5,0.75,0.9;b.doc:0.4,0.6,0.8;k1:0.9,1.2,1.6;fileB:0.3,0.5,0.7;" +
 	"coverage:0.6,0.8,1;fileName:0.6,0.8,1;symbolField:0.2,0.3,0.4;exactSymbol:0.7,1,1.5;typeDefinition:0.1,0.2,0.3;" +
 	"fileNameExact:0.35,0.5,0.65;fileNameSubject:0.2,0.3,0.4;folderNameExact:0.1,0.15,0.2;definition:0.05,0.1,0.15;" +
-	"fileEvidence:0.3,0.4,0.5;fileLevel:0.15,0.25,0.35;lowValuePath:0.5,0.6,0.7;docFile:0.6,0.7,0.8;" +
+	"fileEvidence:0.3,0.4,0.5;fileLevel:0.15,0.25,0.35;lowValuePath:0.5,0.6,0.7;docFile:0.5,0.6,0.7;" +
 	"pickCallable:0.3,0.5,0.7;pickLength:0.1,0.2,0.3"
 
 // fitParam is one number the fit varies: where it lives and its grid.
