@@ -150,17 +150,25 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 // TestNoIndexNamesTheFile: when --index or LORE_INDEX names the index,
 // search and status say which file has no index, and whether it is
 // missing or there but never finished (a first run that was killed, or an
-// empty file), instead of "no index for <folder>".
+// empty file), instead of "no index for <folder>". A cancelled first run
+// leaves no file: its index is missing.
 func TestNoIndexNamesTheFile(t *testing.T) {
 	root := realPath(t, cliRepo(t))
 	dir := t.TempDir()
-	killed := filepath.Join(dir, "killed.db")
+	cancelled := filepath.Join(dir, "cancelled.db")
 	ctx, cancel := context.WithCancel(context.Background())
-	services := svc.New(svc.Options{IndexFor: svc.DefaultIndexFor(killed)})
+	services := svc.New(svc.Options{IndexFor: svc.DefaultIndexFor(cancelled)})
 	defer services.Close()
 	_, err := services.Index(ctx, svc.IndexRequest{Root: root, Progress: func(index.Progress) { cancel() }})
 	if errs.KindOf(err) != errs.Cancelled {
-		t.Fatalf("simulated killed run: %v", err)
+		t.Fatalf("cancelled first run: %v", err)
+	}
+	// A cancelled first build leaves nothing; a killed one leaves its
+	// new file, which is written here (index's TestKillFirstBuild kills
+	// real builds).
+	killed := filepath.Join(dir, "killed.db")
+	if err := os.WriteFile(killed+".build", []byte("half a build"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	empty := filepath.Join(dir, "empty.db")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
@@ -176,6 +184,8 @@ func TestNoIndexNamesTheFile(t *testing.T) {
 		env              bool // LORE_INDEX instead of --index
 	}{
 		{"--index after a killed first run", killed, unbuilt(killed, "lore --index "+killed+" index "+root), false},
+		{"--index after a cancelled first run", cancelled,
+			fmt.Sprintf("lore: no index at %s for %s; run %q first\n", cancelled, root, "lore --index "+cancelled+" index "+root), false},
 		{"--index on an empty file", empty, unbuilt(empty, "lore --index "+empty+" index "+root), false},
 		{"--index on a missing file", missing,
 			fmt.Sprintf("lore: no index at %s for %s; run %q first\n", missing, root, "lore --index "+missing+" index "+root), false},

@@ -91,7 +91,8 @@ func doing(what string, err error) error {
 // noIndexError says that root has no index and what to run. When the user
 // named the file (--index or LORE_INDEX) the message names it too, and
 // says whether it is missing or there but never finished (a first run
-// that was killed): the folder is not what picked the index then.
+// that was killed, or is still running, which leaves the index's build
+// file): the folder is not what picked the index then.
 func noIndexError(a *cli, root, indexPath string) error {
 	how := ""
 	switch {
@@ -102,7 +103,7 @@ func noIndexError(a *cli, root, indexPath string) error {
 	default:
 		return errs.New(errs.NoIndex, errs.CodeNoIndex, "no index for %s; run \"lore index %s\" first", root, root)
 	}
-	if _, err := os.Stat(indexPath); err == nil {
+	if svc.IndexStarted(indexPath) {
 		return errs.New(errs.NoIndex, errs.CodeNoIndex,
 			"the index %s has not been built yet (an earlier run did not finish); run \"%s\" first", indexPath, how)
 	}

@@ -58,6 +58,8 @@ func TestTwoCollectionsInOneDatabase(t *testing.T) {
 		}
 		if len(res.Results) == 0 || res.Results[0].Path != tc.want {
 			t.Errorf("search %q in %s: %+v", tc.query, tc.root, res.Results)
+		} else if top := res.Results[0]; top.DocComment != "" {
+			t.Errorf("search %q: the doc comment is sent beside the content that shows it: %+v", tc.query, top)
 		}
 		for _, r := range res.Results {
 			if r.Path == tc.absent {

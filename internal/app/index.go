@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
+	"os"
 
 	"github.com/lore-dev/lore/internal/fsroot"
 	"github.com/lore-dev/lore/internal/index"
@@ -59,4 +60,16 @@ func (a *App) Index(ctx context.Context, req IndexRequest) (*index.Stats, error)
 		a.keepFresh(root.Path(), "", loc) // a root indexed in a server stays fresh
 	}
 	return stats, err
+}
+
+// IndexStarted reports whether a run has begun the index file at path:
+// the file is there, or a first build's new file is (a first build runs,
+// or was killed, before the index file exists).
+func IndexStarted(path string) bool {
+	for _, p := range []string{path, sqlite.BuildPath(path)} {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -92,7 +92,32 @@ func (a *App) Search(ctx context.Context, req SearchRequest) (*SearchResult, err
 		}
 		out.Synthesis = &syn
 	}
+	dropShownDocs(resp.Results)
 	return out, nil
+}
+
+// dropShownDocs empties the doc comment of each result whose content
+// already shows it, as nearly every chunk's does (its comment lines or
+// docstring are among its lines): sent twice, the comments were a fifth
+// of a search answer's bytes on tokio, tokens an agent pays for. A doc
+// comment that lies outside the chunk's lines is kept.
+func dropShownDocs(results []search.Result) {
+	for i := range results {
+		r := &results[i]
+		if r.DocComment != "" && strings.Contains(r.Content, firstLine(r.DocComment)) {
+			r.DocComment = ""
+		}
+	}
+}
+
+// firstLine is s's first line with text, trimmed.
+func firstLine(s string) string {
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return ""
 }
 
 // sameEmbedder refuses a query made with another embedder than the one

@@ -24,7 +24,7 @@ import (
 // index run rebuilds, so that an index made by an older lore does not keep
 // old chunks for files that have not changed since. TestExtractionVersion
 // fails when the output on testdata changes while Version stays the same.
-const Version = "2"
+const Version = "4"
 
 // Chunk is one contiguous, 1-based inclusive line span of a file together
 // with what it defines.
@@ -119,6 +119,14 @@ func analyze(_, language string, src []byte, withSymbols bool) ([]Chunk, symbols
 	case lang.HasGrammar(language) && len(src) <= maxParseBytes:
 		var ok bool
 		spans, file, ok = splitSyntax(language, doc, withSymbols)
+		if !ok {
+			spans = splitBlocks(doc)
+		}
+	case isComponent(language) && len(src) <= maxParseBytes:
+		var ok bool
+		if grammar, masked := componentScript(language, src); grammar != "" {
+			spans, file, ok = splitSyntaxOf(grammar, doc, masked, withSymbols)
+		}
 		if !ok {
 			spans = splitBlocks(doc)
 		}

@@ -44,7 +44,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "inventory.py",
-		symbols: []string{"logger", "DEFAULT_CAPACITY", "SKU_PREFIX", "Item", "InventoryError", "Warehouse", "__init__", "add", "remove", "total", "skus", "find", "save", "load", "restock", "report", "__len__", "__contains__", "parse_args", "main"},
+		symbols: []string{"logger", "DEFAULT_CAPACITY", "SKU_PREFIX", "Item", "InventoryError", "Warehouse", "__init__", "add", "remove", "total", "skus", "find", "save", "load", "restock", "report", "__len__", "__contains__", "parse_args", "main", "checksum"},
 		wants: []want{
 			{symbol: "Item", kind: KindClass, signature: "class Item", doc: "A stocked item."},
 			{symbol: "InventoryError", kind: KindClass, signature: "class InventoryError(Exception)"},
@@ -54,6 +54,8 @@ var fixtures = []fixture{
 			{symbol: "restock", crumb: "Warehouse", kind: KindMethod, signature: "def restock(self, threshold: int, amount: int) -> list[str]", doc: "Top up every item below threshold by amount.\n\nReturns the SKUs"},
 			{symbol: "parse_args", kind: KindFunction, signature: "def parse_args(argv: list[str] | None = None) -> argparse.Namespace", doc: "Parse command-line arguments."},
 			{symbol: "main", kind: KindFunction, signature: "def main(argv: list[str] | None = None) -> int"},
+			// Defined under "except ImportError:" (flattenBody).
+			{symbol: "checksum", kind: KindFunction, signature: "def checksum(skus: list[str]) -> int", doc: "A checksum of the SKUs"},
 		},
 	},
 	{
@@ -161,7 +163,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "OrderService.cs",
-		symbols: []string{"Shop.Orders", "OrderStatus", "OrderLine", "IOrderRepository", "OrderService", "PlaceAsync", "PayAsync", "CancelAsync", "ShipAsync", "Revenue", "LoadAsync", "TransitionAsync", "Order"},
+		symbols: []string{"Shop.Orders", "OrderStatus", "OrderLine", "IOrderRepository", "OrderService", "PlaceAsync", "PayAsync", "CancelAsync", "ShipAsync", "RefundAsync", "Revenue", "LoadAsync", "TransitionAsync", "Order"},
 		wants: []want{
 			{symbol: "Shop.Orders", kind: KindModule, signature: "namespace Shop.Orders"},
 			{symbol: "OrderStatus", crumb: "Shop.Orders", kind: KindEnum, signature: "public enum OrderStatus", doc: "The states an order goes through."},
@@ -169,13 +171,15 @@ var fixtures = []fixture{
 			{symbol: "OrderService", crumb: "Shop.Orders", kind: KindClass, signature: "public sealed class OrderService", doc: "Places, pays and cancels orders"},
 			{symbol: "PlaceAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "public async Task<Order> PlaceAsync(IReadOnlyList<OrderLine> lines)", doc: "Creates a pending order from lines."},
 			{symbol: "ShipAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "public async Task ShipAsync(Guid id)", doc: "Marks a paid order shipped."},
+			// Under #if FEATURE_REFUNDS (flatten).
+			{symbol: "RefundAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "public async Task RefundAsync(Guid id)", doc: "Refunds a paid order"},
 			{symbol: "TransitionAsync", crumb: "Shop.Orders > OrderService", kind: KindMethod, signature: "private async Task TransitionAsync(Order order, OrderStatus next)"},
 			{symbol: "Order", crumb: "Shop.Orders", kind: KindClass, signature: "public class Order"},
 		},
 	},
 	{
 		file:    "tokenizer.rs",
-		symbols: []string{"MAX_NUMBER_LEN", "Token", "LexError", "fmt", "Lexer", "new", "bump", "skip_whitespace", "number", "offset", "at_digit", "is_done", "precedence", "drain", "ident", "next", "tokenize", "tests"},
+		symbols: []string{"MAX_NUMBER_LEN", "Token", "LexError", "fmt", "Lexer", "new", "bump", "skip_whitespace", "number", "offset", "at_digit", "is_done", "precedence", "drain", "ident", "next", "tokenize", "tokens", "tests"},
 		wants: []want{
 			{symbol: "MAX_NUMBER_LEN", kind: KindMixed, signature: "pub const MAX_NUMBER_LEN: usize = 32", doc: "Maximum length of a number literal"},
 			{symbol: "Token", kind: KindEnum, signature: "pub enum Token", doc: "A lexical token."},
@@ -184,6 +188,8 @@ var fixtures = []fixture{
 			{symbol: "number", crumb: "Lexer", kind: KindMethod, signature: "fn number(&mut self) -> Result<Token, LexError>", doc: "Reads a number literal"},
 			{symbol: "drain", crumb: "Lexer", kind: KindMethod, signature: "pub fn drain(&mut self) -> Result<Vec<Token>, LexError>", doc: "Consumes the rest of the input and returns every token, stopping\nat the first error."},
 			{symbol: "tokenize", kind: KindFunction, signature: "pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError>", doc: "Tokenizes src completely."},
+			// Written inside a macro invocation (unwrapItemMacros).
+			{symbol: "tokens", kind: KindFunction, signature: "pub fn tokens(src: &str) -> impl Iterator<Item = Token> + '_", doc: "Tokenizes src lazily"},
 			{symbol: "tests", kind: KindModule, signature: "mod tests"},
 		},
 	},
@@ -203,9 +209,11 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "UserController.php",
-		symbols: []string{"display_name", "Presenter", "UserController", "__construct", "index", "show", "store", "update", "destroy", "present", "Role", "label"},
+		symbols: []string{"display_name", "initials", "Presenter", "UserController", "__construct", "index", "show", "store", "update", "destroy", "present", "Role", "label"},
 		wants: []want{
 			{symbol: "display_name", kind: KindFunction, signature: "function display_name(string $first, string $last): string", doc: "Formats a display name."},
+			// Declared under a function_exists guard (flattenBody).
+			{symbol: "initials", kind: KindFunction, signature: "function initials(string $name): string", doc: "The initials of a display name"},
 			{symbol: "Presenter", kind: KindInterface, signature: "interface Presenter"},
 			{symbol: "UserController", kind: KindClass, signature: "final class UserController extends Controller implements Presenter", doc: "CRUD endpoints for users.\n\nEvery action"},
 			{symbol: "__construct", crumb: "UserController", kind: KindMethod, signature: "public function __construct(private readonly Mailer $mailer)"},
@@ -253,7 +261,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "shortener.ex",
-		symbols: []string{"Shortener.Link", "t", "Shortener", "@alphabet", "@code_length", "start_link", "shorten", "resolve", "top", "prune", "count", "delete", "generate_code", "unique_code", "Shortener.Describable", "describe"},
+		symbols: []string{"Shortener.Link", "t", "Shortener", "@alphabet", "@code_length", "start_link", "shorten", "resolve", "top", "prune", "count", "delete", "generate_code", "unique_code", "Shortener.Describable", "describe", "Jason.Encoder", "encode"},
 		wants: []want{
 			{symbol: "Shortener.Link", kind: KindModule, signature: "defmodule Shortener.Link", doc: "A shortened link: a code and the URL it points to."},
 			{symbol: "Shortener", kind: KindModule, signature: "defmodule Shortener", doc: "Creates and resolves short links.\n\nLinks live in an Agent"},
@@ -264,7 +272,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "deploy.sh",
-		symbols: []string{"SERVICE", "REMOTE_DIR", "DRY_RUN", "log", "die", "run", "usage", "build", "deploy"},
+		symbols: []string{"SERVICE", "REMOTE_DIR", "DRY_RUN", "log", "die", "run", "usage", "build", "deploy", "notify"},
 		wants: []want{
 			{symbol: "run", kind: KindFunction, signature: "run()", doc: "run executes a command, or only prints it in dry-run mode."},
 			{symbol: "usage", kind: KindFunction, signature: "usage()"},

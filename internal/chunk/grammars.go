@@ -121,6 +121,11 @@ func pythonSpec() *langSpec {
 		grammar:  python.GetLanguage(),
 		comments: set("comment"),
 		preamble: set("import_statement", "import_from_statement", "future_import_statement"),
+		// Definitions under a condition (a fallback in "except
+		// ImportError:", a version or platform test, "if TYPE_CHECKING:")
+		// are chunked as if they stood at the level of the condition.
+		flatten:     set("if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause"),
+		flattenBody: set("block"),
 		defs: map[string]defRule{
 			"function_definition": {kind: KindFunction},
 			"class_definition":    {kind: KindClass, container: true},

@@ -239,6 +239,9 @@ func csharpSpec() *langSpec {
 		grammar:  csharp.GetLanguage(),
 		comments: set("comment"),
 		preamble: set("using_directive", "extern_alias_directive", "file_scoped_namespace_declaration"),
+		// Members under #if FEATURE_X … #else … #endif are chunked as if
+		// they stood at the conditional's level.
+		flatten: set("preproc_if", "preproc_elif", "preproc_else"),
 		defs: map[string]defRule{
 			"namespace_declaration":           {kind: KindModule, container: true},
 			"class_declaration":               {kind: KindClass, container: true},

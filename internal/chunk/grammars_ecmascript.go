@@ -13,6 +13,11 @@ func jsSpec(grammar *sitter.Language) *langSpec {
 		grammar:  grammar,
 		comments: set("comment", "html_comment"),
 		preamble: set("import_statement", "hash_bang_line"),
+		// Declarations under a condition at the top level or in a
+		// namespace (if (typeof window !== "undefined") { function … })
+		// are chunked as if they stood at that level.
+		flatten:     set("if_statement", "else_clause"),
+		flattenBody: set("statement_block"),
 		defs: map[string]defRule{
 			"function_declaration":           {kind: KindFunction},
 			"generator_function_declaration": {kind: KindFunction},

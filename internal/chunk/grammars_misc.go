@@ -19,10 +19,11 @@ import (
 
 func rustSpec() *langSpec {
 	return &langSpec{
-		grammar:    rust.GetLanguage(),
-		comments:   set("line_comment", "block_comment"),
-		attributes: set("attribute_item"),
-		preamble:   set("use_declaration", "extern_crate_declaration", "inner_attribute_item"),
+		grammar:      rust.GetLanguage(),
+		unwrapMacros: true,
+		comments:     set("line_comment", "block_comment"),
+		attributes:   set("attribute_item"),
+		preamble:     set("use_declaration", "extern_crate_declaration", "inner_attribute_item"),
 		defs: map[string]defRule{
 			"function_item":           {kind: KindFunction},
 			"function_signature_item": {kind: KindFunction},
@@ -66,6 +67,10 @@ func rubySpec() *langSpec {
 		grammar:       ruby.GetLanguage(),
 		comments:      set("comment"),
 		moduleMethods: true,
+		// Methods defined under a condition in a class or module body
+		// (if RUBY_VERSION >= "3.0", unless method_defined?(:x)).
+		flatten:     set("if", "unless", "elsif", "else"),
+		flattenBody: set("then"),
 		defs: map[string]defRule{
 			"class":            {kind: KindClass, container: true},
 			"singleton_class":  {kind: KindClass, container: true},
@@ -104,6 +109,10 @@ func phpSpec() *langSpec {
 		comments:   set("comment"),
 		attributes: set("attribute_list"),
 		preamble:   set("php_tag", "namespace_use_declaration", "text_interpolation", "declare_statement"),
+		// Functions declared under a guard, if (! function_exists('app'))
+		// { function app() … }, are chunked as if declared at that level.
+		flatten:     set("if_statement", "else_if_clause", "else_clause"),
+		flattenBody: set("compound_statement", "colon_block"),
 		defs: map[string]defRule{
 			"class_declaration":     {kind: KindClass, container: true},
 			"interface_declaration": {kind: KindInterface, container: true},
@@ -270,6 +279,14 @@ func elixirSpec() *langSpec {
 		comments:     set("comment"),
 		custom:       elixirCustom,
 		attributeDoc: elixirAttributeDoc,
+		// Modules and functions defined under a condition, if
+		// Code.ensure_loaded?(Jason) do defmodule … end, are chunked as
+		// if they stood at the condition's level.
+		flattenCall: func(c *syntaxChunker, n *sitter.Node) bool {
+			name := c.elixirCall(n)
+			return (name == "if" || name == "unless") && c.childOfType(n, "do_block") != nil
+		},
+		flattenBody: set("do_block", "else_block"),
 	}
 }
 
@@ -420,6 +437,10 @@ func bashSpec() *langSpec {
 	return &langSpec{
 		grammar:  bash.GetLanguage(),
 		comments: set("comment"),
+		// Functions defined under a test or a case, if command -v git …;
+		// then git_branch() { … } fi, are chunked as if they stood at
+		// that level.
+		flatten: set("if_statement", "elif_clause", "else_clause", "case_statement", "case_item"),
 		defs: map[string]defRule{
 			"function_definition": {kind: KindFunction},
 		},

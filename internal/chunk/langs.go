@@ -36,6 +36,14 @@ type langSpec struct {
 	// were siblings of the wrapper (preprocessor conditionals, enum body
 	// declarations).
 	flatten map[string]bool
+	// flattenBody lists wrappers that are bare bodies (Python's block,
+	// which starts at its first statement): their children are spliced
+	// in whole.
+	flattenBody map[string]bool
+	// flattenCall reports wrappers the node type alone cannot tell
+	// (Elixir's if and unless are calls, as def is); they are flattened
+	// like those of flatten.
+	flattenCall func(c *syntaxChunker, n *sitter.Node) bool
 	// moduleMethods makes functions in a module methods (Ruby mixins).
 	moduleMethods bool
 	// attributeDoc extracts documentation held by an attribute node
@@ -53,17 +61,27 @@ type langSpec struct {
 	// whose files mostly parse with errors (C and C++, for their
 	// macros), so that most files are parsed once.
 	repairFirst bool
+	// unwrapMacros parses the items written inside item-position macro
+	// invocations (Rust's `cfg_rt! { pub fn … }`) as items
+	// (unwrapItemMacros).
+	unwrapMacros bool
 }
 
 // parse parses src with a parser from the pool, one parse at a time for
 // a grammar with a parseLock.
 func (s *langSpec) parse(src []byte) (*sitter.Tree, error) {
+	return s.reparse(nil, src)
+}
+
+// reparse parses src reusing the unchanged parts of old, a tree of an
+// earlier version of src edited to match it (nil: none).
+func (s *langSpec) reparse(old *sitter.Tree, src []byte) (*sitter.Tree, error) {
 	parser := s.parser()
 	if s.parseLock != nil {
 		s.parseLock.Lock()
 		defer s.parseLock.Unlock()
 	}
-	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	tree, err := parser.ParseCtx(context.Background(), old, src)
 	if err != nil || tree == nil {
 		// A timed-out parser keeps partial state; it is dropped, not pooled.
 		parser.Close()
@@ -147,7 +165,11 @@ func (c *syntaxChunker) bodyOf(n *sitter.Node) *sitter.Node {
 func (c *syntaxChunker) members(body *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
 	for _, n := range c.named(body) {
-		if c.spec.flatten[n.Type()] {
+		if c.spec.flattenBody[n.Type()] {
+			out = append(out, c.members(n)...)
+			continue
+		}
+		if c.spec.flatten[n.Type()] || c.spec.flattenCall != nil && c.spec.flattenCall(c, n) {
 			row := c.startRow(n)
 			for _, inner := range c.members(n) {
 				if c.startRow(inner) == row && !c.spec.flatten[inner.Type()] {

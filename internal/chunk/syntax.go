@@ -63,6 +63,13 @@ type syntaxChunker struct {
 // with withSymbols it also extracts definitions and references from the same
 // tree. It reports false when there is no grammar or the parse fails.
 func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file symbols.File, ok bool) {
+	return splitSyntaxOf(language, d, d.src, withSymbols)
+}
+
+// splitSyntaxOf is splitSyntax parsing parsed, a text of d's length whose
+// every code byte is d's (the scripts of a component, the rest blanked),
+// while the chunks and names are read from d.
+func splitSyntaxOf(language string, d *text, parsed []byte, withSymbols bool) (spans []span, file symbols.File, ok bool) {
 	spec := specs[language]
 	if spec == nil {
 		return nil, file, false
@@ -77,9 +84,12 @@ func splitSyntax(language string, d *text, withSymbols bool) (spans []span, file
 			}
 		}()
 	}
-	tree := spec.parseRepairing(d.src)
+	tree := spec.parseRepairing(parsed)
 	if tree == nil {
 		return nil, file, false
+	}
+	if spec.unwrapMacros {
+		tree = spec.unwrapItemMacros(parsed, tree)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -783,41 +793,34 @@ func fewerErrors(a, b *sitter.Tree) *sitter.Tree {
 // root (outermost ones only).
 func largestError(root *sitter.Node) uint32 {
 	var largest uint32
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
-		if n.IsError() {
-			largest = max(largest, n.EndByte()-n.StartByte())
-			return
-		}
-		if !n.HasError() {
-			return
-		}
-		for i := range int(n.ChildCount()) {
-			walk(n.Child(i))
-		}
-	}
-	walk(root)
+	eachError(root, func(n *sitter.Node) { largest = max(largest, n.EndByte()-n.StartByte()) })
 	return largest
 }
 
 // errorBytes counts the bytes a tree covers with error nodes (outermost
-// only).
+// only), a missing node counting one.
 func errorBytes(root *sitter.Node) uint32 {
-	var n uint32
+	var total uint32
+	eachError(root, func(n *sitter.Node) { total += max(n.EndByte()-n.StartByte(), 1) })
+	return total
+}
+
+// eachError calls fn with each outermost error or missing node under
+// root, in order, walking with a cursor and only into nodes that hold an
+// error.
+func eachError(root *sitter.Node, fn func(n *sitter.Node)) {
 	cursor := sitter.NewTreeCursor(root)
 	defer cursor.Close()
 	for {
 		node := cursor.CurrentNode()
-		descend := node.HasError() && !node.IsError()
 		if node.IsError() || node.IsMissing() {
-			n += max(node.EndByte()-node.StartByte(), 1)
-		}
-		if descend && cursor.GoToFirstChild() {
+			fn(node)
+		} else if node.HasError() && cursor.GoToFirstChild() {
 			continue
 		}
 		for !cursor.GoToNextSibling() {
 			if !cursor.GoToParent() {
-				return n
+				return
 			}
 		}
 	}

@@ -15,8 +15,15 @@ import (
 // against one engine while the index is rewritten under it: every answer
 // must be one of the two generations' answers, whole, and the race
 // detector must stay quiet (snapshots are shared read-only; prepared
-// statements are shared by the engine).
+// statements are shared by the engine). The rewrite is an update, or a
+// forced rebuild of the whole file.
 func TestConcurrentSearchesDuringReindex(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		t.Run(fmt.Sprintf("force=%v", force), func(t *testing.T) { searchDuringReindex(t, force) })
+	}
+}
+
+func searchDuringReindex(t *testing.T, force bool) {
 	ctx := context.Background()
 	root, indexPath := setup(t)
 	if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
@@ -47,7 +54,7 @@ func TestConcurrentSearchesDuringReindex(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if _, err := runAt(ctx, indexPath, index.Options{Root: root}); err != nil {
+		if _, err := runAt(ctx, indexPath, index.Options{Root: root, Force: force}); err != nil {
 			errc <- err
 		}
 	}()

@@ -206,7 +206,7 @@ func searchOutputSchema() map[string]any {
 		"symbols":           sStringArray("symbol names the chunk defines"),
 		"signature":         sString("function or type signature"),
 		"breadcrumb":        sString("where the chunk sits: enclosing types, heading path"),
-		"doc_comment":       sString("the chunk's documentation comment"),
+		"doc_comment":       sString("the chunk's documentation comment, when its content does not already show it"),
 		"content":           sString("the chunk's text"),
 	}, "path", "start_line", "end_line", "relevance_percent", "kind", "symbols", "content")
 	return outputSchema(map[string]any{

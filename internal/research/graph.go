@@ -245,6 +245,7 @@ func (g *Graph) lookup(s string) (uint32, bool) {
 // families groups languages whose code refers to each other's definitions.
 var families = map[string]string{
 	"javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript",
+	"vue": "ecmascript", "svelte": "ecmascript", "astro": "ecmascript", // their scripts (chunk.componentScript)
 	"java": "jvm", "kotlin": "jvm", "scala": "jvm",
 	"c": "c", "cpp": "c",
 }

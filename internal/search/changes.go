@@ -282,12 +282,9 @@ func (s *snapshot) count(slot int32, l [store.NumFields]uint16, by int) {
 	}
 	s.stats.length[slot] += float64(by) * float64(l[store.FieldBody])
 	s.stats.chunks[slot] += int32(by)
-	if f := s.facts[slot]; !f.lowValue {
-		s.implChunks[0] += by
-		if !f.testSupport && !f.testFolder {
-			s.implChunks[1] += by
-		}
-	}
+	plain, wider := s.facts[slot].implementation()
+	s.implChunks[0] += by * b2i(plain)
+	s.implChunks[1] += by * b2i(wider)
 }
 
 func (s *snapshot) addLens(l [store.NumFields]uint16) {

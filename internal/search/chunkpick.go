@@ -47,6 +47,38 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 	return p
 }
 
+// pickSubject is the symbol share (preScore) a chunk owes to query words
+// that its file's name also holds (hits: those words among the chunk's
+// symbols), to be discounted when choosing among the file's
+// chunks. Those words (DFA in dfa.cc, table in table.rs) are evidence
+// that the file answers, and they already rank it; inside the file the
+// chunk that defines a name made of them, often the type or constructor
+// named after the file, would otherwise win on that name over the chunk
+// that holds the question's other words. The file's own rank does not
+// move: pickRepresentative keeps its scores.
+func pickSubject(q Query, hits uint16) float64 {
+	if q.Symbolic || weights.pickSubject == 0 || hits == 0 {
+		return 0
+	}
+	return weights.pickSubject * weights.symbolField * wordShare(q, hits)
+}
+
+// fileConstructor takes the callable prior back from a method named after
+// its own file (DFA in dfa.cc, Logger in Logger.cs): where a class is
+// named after its file, as C++, Java and C# code usually is, that method
+// is the class's constructor, which isConstructor cannot tell by name.
+func fileConstructor(q Query, row *store.ChunkMeta, base string) float64 {
+	if !weights.pickFileCtor || q.Symbolic || row.Kind != "method" || row.Symbols == "" || base == "" {
+		return 0
+	}
+	first, _, _ := strings.Cut(row.Symbols, "\n")
+	name := lastSegment(first)
+	if len(name) != len(base) || !strings.EqualFold(name, base) || isConstructor(row) || q.mentions(constructionWords) {
+		return 0
+	}
+	return weights.pickCallable * (1 - weights.pickConstructor)
+}
+
 // callableKind reports chunks that do something: functions and methods.
 func callableKind(kind string) bool {
 	switch kind {

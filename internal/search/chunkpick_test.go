@@ -1,7 +1,11 @@
 package search
 
 import (
+	"context"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -121,4 +125,129 @@ func ids(chunks []scored) []int64 {
 		out[i] = s.row.ID
 	}
 	return out
+}
+
+// TestFileConstructor checks that a method named after its own file (the
+// constructor of the class the file is named after, in C++, Java and C#)
+// loses the callable prior like a constructor named by convention, and
+// that nothing else does.
+func TestFileConstructor(t *testing.T) {
+	prose := "what happens when the DFA state cache runs out of memory"
+	full := weights.pickCallable * (1 - weights.pickConstructor)
+	cases := []struct {
+		name, query, kind, symbols, base string
+		want                             float64
+	}{
+		{"C++ constructor", prose, "method", "DFA\n~DFA", "dfa", full},
+		{"C# constructor", "how a log call becomes an event", "method", "Logger", "logger", full},
+		{"other method", prose, "method", "ResetCache", "dfa", 0},
+		{"function named after the file", prose, "function", "dfa", "dfa", 0},
+		{"name only begins like the file", prose, "method", "DFAState", "dfa", 0},
+		{"symbol query", "DFA", "method", "DFA", "dfa", 0},
+		{"query about construction", "how the DFA is constructed", "method", "DFA", "dfa", 0},
+		{"conventional constructor name", prose, "method", "__init__", "init", 0}, // isConstructor already took it
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			row := &store.ChunkMeta{Kind: c.kind, StartLine: 1, EndLine: 10, Symbols: c.symbols}
+			if got := fileConstructor(Analyze(c.query), row, c.base); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("fileConstructor = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestPickSubject checks that only the symbol share of words the file's
+// name holds is discounted, and only for prose queries.
+func TestPickSubject(t *testing.T) {
+	prose := Analyze("what happens when the DFA state cache runs out of memory")
+	bit := func(q Query, word string) uint16 {
+		for i, w := range q.Words {
+			if w.Text == word {
+				return 1 << i
+			}
+		}
+		t.Fatalf("no query word %q in %q", word, q.Raw)
+		return 0
+	}
+	one := weights.pickSubject * weights.symbolField / float64(len(prose.Words))
+	cases := []struct {
+		name string
+		q    Query
+		hits uint16
+		want float64
+	}{
+		{"no subject word among the symbols", prose, 0, 0},
+		{"one subject word among the symbols", prose, bit(prose, "dfa"), one},
+		{"two", prose, bit(prose, "dfa") | bit(prose, "cache"), 2 * one},
+		{"symbol query", Analyze("DFA"), 1, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := pickSubject(c.q, c.hits); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("pickSubject = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestChunkPickFileSubject indexes a small C++ file named after its class
+// and checks, end to end, which of its chunks a prose question shows: the
+// method that answers, not the constructor, whose name is the file's and
+// which mentions every field; and that the file scores the same either way.
+func TestChunkPickFileSubject(t *testing.T) {
+	root := t.TempDir()
+	src := `class DFA {
+ public:
+  DFA(int max_mem);
+  void ResetCache();
+};
+
+// DFA sets up the state cache and its memory budget.
+DFA::DFA(int max_mem) : mem_budget_(max_mem), state_cache_(), cache_mutex_() {
+  // The state cache holds the DFA states; the memory budget bounds it.
+  state_cache_.reserve(max_mem / sizeof(State));
+  cache_memory_ = max_mem;
+  init_state_ = nullptr;
+  start_state_ = nullptr;
+  dead_state_ = nullptr;
+}
+
+// ResetCache empties the state cache when it runs out of memory.
+void DFA::ResetCache() {
+  state_cache_.clear();
+  mem_budget_ = cache_memory_;
+}
+`
+	if err := os.WriteFile(filepath.Join(root, "dfa.cc"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	indexAt(t, root, idx)
+	e, err := openTestEngine(t, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func() Result {
+		t.Helper()
+		resp, err := e.Search(context.Background(), Options{Query: "what happens when the DFA state cache runs out of memory", Limit: 5})
+		if err != nil || len(resp.Results) == 0 {
+			t.Fatalf("search: %v, %d results", err, len(resp.Results))
+		}
+		return resp.Results[0]
+	}
+	on := search()
+	old := weights
+	weights.pickSubject, weights.pickFileCtor = 0, false
+	off := search()
+	weights = old
+	if !slices.Contains(on.Symbols, "ResetCache") {
+		t.Errorf("shown first: %d-%d %v, want ResetCache", on.StartLine, on.EndLine, on.Symbols)
+	}
+	if slices.Contains(off.Symbols, "ResetCache") {
+		t.Logf("without the two signals ResetCache shows first too: the test does not exercise them")
+	}
+	if on.Score != off.Score {
+		t.Errorf("the file's best score moved: %v with the signals, %v without", on.Score, off.Score)
+	}
 }

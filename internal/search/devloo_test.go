@@ -87,6 +87,11 @@ func rankingSwitches() []rankingSwitch {
 		{name: "chunk pick: named after a query word", off: zero(&w.pickOwnName)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
 		{name: "chunk pick: constructors not as callables", off: one(&w.pickConstructor)},
+		{name: "chunk pick: file's subject words discounted", off: zero(&w.pickSubject)},
+		{name: "chunk pick: method named after its file as constructor", off: func() func() {
+			w.pickFileCtor = false
+			return func() { w.pickFileCtor = true }
+		}},
 		{name: "wider test/bench/demo conventions", off: func() func() {
 			w.testConventions = false
 			return func() { w.testConventions = true }
@@ -96,6 +101,10 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.testFolderParts = true }
 		}},
 		{name: "file named after a word: less in long queries", off: zero(&w.nameFullWords)},
+		{name: "test-named files that code imports not demoted", off: func() func() {
+			w.importedByCode = false
+			return func() { w.importedByCode = true }
+		}},
 		{name: "test words naming the domain", off: func() func() {
 			old := w.testDomainShare
 			w.testDomainShare = 1
@@ -316,6 +325,7 @@ func sweepable() map[string]*float64 {
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "pickConstructor": &w.pickConstructor,
+		"pickSubject": &w.pickSubject,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

@@ -159,7 +159,11 @@ func (e *Engine) read(ctx context.Context, prev *snapshot, generation string) (*
 			return nil, err
 		}
 		if ok && len(changes) > 0 {
-			return prev.applyChanges(changes), nil
+			snap := prev.applyChanges(changes)
+			if err := snap.markImportedByCode(ctx, e.st); err != nil {
+				return nil, err
+			}
+			return snap, nil
 		}
 	}
 	files, err := e.st.Files(ctx)
@@ -179,6 +183,9 @@ func (e *Engine) read(ctx context.Context, prev *snapshot, generation string) (*
 		plain[i] = *newFileFacts(f.Path, f.Language)
 	}
 	snap := newSnapshot(generation, files, plain, lens, meta)
+	if err := snap.markImportedByCode(ctx, e.st); err != nil {
+		return nil, err
+	}
 	if vectors {
 		vecs, err := e.st.ChunkVectors(ctx)
 		if err != nil {
@@ -235,21 +242,31 @@ func (snap *snapshot) markFiles() {
 	markHeadersBesideSources(snap.files, snap.facts)
 }
 
+// countImplChunks counts the chunks of files not demoted as tests
+// (implChunks), leaving the dead chunks out.
+func (snap *snapshot) countImplChunks() {
+	snap.implChunks = [2]int{}
+	for _, slot := range snap.chunkFile {
+		if slot >= 0 {
+			plain, wider := snap.facts[slot].implementation()
+			snap.implChunks[0] += b2i(plain)
+			snap.implChunks[1] += b2i(wider)
+		}
+	}
+}
+
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // markChunks sets what the snapshot derives from its chunks and their
 // files' facts, leaving the dead chunks out.
 func (snap *snapshot) markChunks() {
-	snap.implChunks = [2]int{}
-	for _, slot := range snap.chunkFile {
-		if slot < 0 {
-			continue
-		}
-		if f := snap.facts[slot]; !f.lowValue {
-			snap.implChunks[0]++
-			if !f.testSupport && !f.testFolder {
-				snap.implChunks[1]++
-			}
-		}
-	}
+	snap.countImplChunks()
 	snap.inTests = markTestRegions(snap.meta, snap.chunkFile, len(snap.files))
 	snap.stats = newFileStats(snap.lens, snap.chunkFile, len(snap.files))
 }

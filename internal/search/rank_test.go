@@ -119,6 +119,9 @@ func TestLowValuePaths(t *testing.T) {
 		"_examples/rest/main.go": true, "src/__tests__/a.ts": true, "tests.go": false, "latest/x.go": false,
 		"src/unix/darwin-stub.h": true, "store/mock_store.go": true, "clock/fake_clock.py": true,
 		"src/stubborn.c": false, "mockingbird.go": false,
+		// The conventions issue 11 names for monorepos.
+		"packages/ui/src/__fixtures__/tree.ts": true, "internal/lsp/testdata/a.go": true,
+		"packages/expect/src/jest-utils.spec.ts": true, "test/fixtures/config.js": true,
 	}
 	for p, want := range tests {
 		if got := isLowValuePath(p); got != want {

@@ -22,9 +22,10 @@ var testSupportDirs = map[string]bool{"regress": true, "regression": true, "regr
 
 // testSupportSuffixes end the base name (before its extension) of such
 // files: db_bench.cc, formatter-bench.cpp, parser_benchmark.cc,
-// select.stories.tsx, router.bench.ts.
+// select.stories.tsx, router.bench.ts, and TypeScript's type tests
+// (index.test-d.ts, expect.spec-d.ts, as vitest and tsd name them).
 var testSupportSuffixes = []string{"_bench", "-bench", ".bench", "_benchmark", "-benchmark", ".benchmark",
-	".stories", ".story", ".e2e", "_e2e", ".fixture"}
+	".stories", ".story", ".e2e", "_e2e", ".fixture", ".test-d", ".spec-d"}
 
 // testSupportNames are whole base names of test support files: pytest's
 // conftest.py, RSpec's spec_helper.rb, test_helper.rb / test_helper.bash.

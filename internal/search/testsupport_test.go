@@ -21,6 +21,8 @@ func TestTestSupportPaths(t *testing.T) {
 		{"bench/formatter-bench.cpp", true},
 		{"src/core/parser_benchmark.cc", true},
 		{"src/router.bench.ts", true},
+		{"packages/expect/src/expect.test-d.ts", true},
+		{"src/index.spec-d.ts", true},
 		{"tests/conftest.py", true},
 		{"spec/spec_helper.rb", true},
 		{"test/test_helper.bash", true},

@@ -147,6 +147,17 @@ type Reader interface {
 	Grams(ctx context.Context, fn func(GramFile) error) error
 }
 
+// SymbolBlobReader is a Reader that also hands out the stored symbols
+// undecoded, for readers that look at a small part of them
+// (SymbolStrings): reading every file's symbols decoded costs several
+// times what loading a search snapshot does.
+type SymbolBlobReader interface {
+	// SymbolBlobs calls fn with the encoded symbols of every file that
+	// has any, in no particular order; blob is valid only during the
+	// call. An error from fn stops and is returned.
+	SymbolBlobs(ctx context.Context, fn func(fileID int64, blob []byte) error) error
+}
+
 // WriteTx is one index run over a collection: everything it writes
 // becomes visible at Commit, or not at all. It is not safe for concurrent
 // use.

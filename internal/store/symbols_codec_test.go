@@ -116,3 +116,28 @@ func FuzzDecodeSymbols(f *testing.F) {
 		}
 	})
 }
+
+// TestSymbolStrings: the string table of a real blob, read without
+// decoding the records, holds the import targets; a damaged blob is
+// ErrCorrupt, never a panic.
+func TestSymbolStrings(t *testing.T) {
+	_, f := chunk.Analyze("src/vi.ts", "typescript", []byte("import { FakeTimers } from './mock/timers'\nimport x from 'vitest'\nexport const vi = () => new FakeTimers(x)\n"))
+	blob := EncodeSymbols(f)
+	got := map[string]bool{}
+	if err := SymbolStrings(blob, func(s []byte) { got[string(s)] = true }); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"./mock/timers", "vitest", "FakeTimers"} {
+		if !got[want] {
+			t.Errorf("string table lacks %q: %v", want, got)
+		}
+	}
+	if err := SymbolStrings(nil, func([]byte) { t.Error("a string in an empty blob") }); err != nil {
+		t.Errorf("SymbolStrings(nil): %v", err)
+	}
+	for _, bad := range [][]byte{{9}, {symbolsFormat, 0xff, 0xff, 0xff, 0xff, 0x0f}, {symbolsFormat, 2, 5, 'a'}} {
+		if err := SymbolStrings(bad, func([]byte) {}); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("SymbolStrings(%v): %v, want ErrCorrupt", bad, err)
+		}
+	}
+}

@@ -91,6 +91,19 @@ namespace Shop.Orders
             await TransitionAsync(order, OrderStatus.Shipped);
         }
 
+#if FEATURE_REFUNDS
+        /// <summary>Refunds a paid order that has not shipped yet.</summary>
+        public async Task RefundAsync(Guid id)
+        {
+            var order = await LoadAsync(id);
+            if (order.Status != OrderStatus.Paid)
+            {
+                throw new InvalidOperationException($"order {id} cannot be refunded");
+            }
+            await TransitionAsync(order, OrderStatus.Cancelled);
+        }
+#endif
+
         public decimal Revenue(IEnumerable<Order> orders) =>
             orders.Where(o => o.Status is OrderStatus.Paid or OrderStatus.Shipped).Sum(o => o.Total);
 

@@ -16,6 +16,20 @@ function display_name(string $first, string $last): string
     return trim("$first $last");
 }
 
+if (! function_exists('initials')) {
+    /**
+     * The initials of a display name, for avatars without a picture.
+     */
+    function initials(string $name): string
+    {
+        $letters = '';
+        foreach (preg_split('/\s+/', trim($name)) as $word) {
+            $letters .= mb_strtoupper(mb_substr($word, 0, 1));
+        }
+        return $letters;
+    }
+}
+
 interface Presenter
 {
     public function present(User $user): array;

@@ -153,6 +153,18 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
     Lexer::new(src).collect()
 }
 
+cfg_streaming! {
+    /// Tokenizes src lazily, one token at a time, and stops at the first
+    /// error: the tokens before it are still yielded, the error is not.
+    pub fn tokens(src: &str) -> impl Iterator<Item = Token> + '_ {
+        let mut lexer = Lexer::new(src);
+        std::iter::from_fn(move || match lexer.next() {
+            Some(Ok(token)) => Some(token),
+            Some(Err(_)) | None => None,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,10 @@ type reader struct {
 	name string
 }
 
-var _ store.Reader = (*reader)(nil)
+var (
+	_ store.Reader           = (*reader)(nil)
+	_ store.SymbolBlobReader = (*reader)(nil)
+)
 
 // Collection describes the collection.
 func (r *reader) Collection(ctx context.Context) (store.Collection, error) {

@@ -296,8 +296,8 @@ const oldestMigrated = 5
 // step. A new file gets the schema; versions from oldestMigrated on run
 // their steps in order, in place; an older index, which only caches what
 // its files say, is recreated and its next run indexes everything again.
-func (d *DB) migrate(ctx context.Context) error {
-	tx, err := d.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock first
+func (d *DB) migrate(ctx context.Context, conn *sql.DB) error {
+	tx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock first
 	if err != nil {
 		return fmt.Errorf("migrating %s: %w", d.path, err)
 	}

@@ -699,7 +699,7 @@ func (d *DB) Maintain(ctx context.Context, collection string) error {
 		}
 		return fmt.Errorf("reading collection %s: %w", collection, err)
 	}
-	t, err := d.begin(ctx, id, lock, 0)
+	t, err := d.begin(ctx, d.db, id, lock, 0)
 	if err != nil {
 		lock.Release()
 		return err

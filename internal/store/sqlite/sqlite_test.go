@@ -97,12 +97,22 @@ func TestUnbuiltFile(t *testing.T) {
 	}
 	tx.Rollback()
 	db.Close()
+	if _, err := OpenReadOnly(ctx, path); errs.KindOf(err) != errs.NoIndex {
+		t.Errorf("a first build rolled back: %v, want NoIndex", err)
+	}
+	// A file with a committed collection and one whose run rolled back.
+	w, path := written(t)
+	tx, err = w.Write(ctx, "other", "/r", store.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
 	ro, err := OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if _, err := ro.Reader(ctx, "c"); errs.KindOf(err) != errs.NoIndex {
+	if _, err := ro.Reader(ctx, "other"); errs.KindOf(err) != errs.NoIndex {
 		t.Errorf("Reader of a never-committed collection: %v, want NoIndex", err)
 	}
 	empty := filepath.Join(t.TempDir(), "empty.db")

@@ -172,8 +172,11 @@ func dsn(path string, readOnly bool) string {
 		q.Add("_pragma", "synchronous(NORMAL)")
 	}
 	q.Add("_txlock", "immediate")
-	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	return "file:" + escapePath(path) + "?" + q.Encode()
 }
+
+// escapePath is path as the path of a file: URI.
+func escapePath(path string) string { return (&url.URL{Path: path}).EscapedPath() }
 
 // Location is the index file.
 func (d *DB) Location() string { return d.path }
@@ -251,23 +254,39 @@ func (d *DB) Write(ctx context.Context, collection, root string, opts store.Writ
 			}
 		}
 	}()
-	if err := d.migrate(ctx); err != nil {
+	// A first build writes a new file beside the index, without the
+	// write-ahead log, and puts it in place at commit (see fresh.go).
+	fresh, err := d.startFresh()
+	if err != nil {
 		return nil, err
 	}
-	_, err = d.db.ExecContext(ctx, `INSERT INTO collections(name, root, created_at) VALUES(?, ?, ?)
+	conn := d.db
+	if fresh != nil {
+		conn = fresh.db
+		defer func() {
+			if err != nil {
+				fresh.abandon()
+			}
+		}()
+	}
+	if err := d.migrate(ctx, conn); err != nil {
+		return nil, err
+	}
+	_, err = conn.ExecContext(ctx, `INSERT INTO collections(name, root, created_at) VALUES(?, ?, ?)
 		ON CONFLICT(name) DO UPDATE SET root = excluded.root`, collection, root, formatTime(time.Now()))
 	if err != nil {
 		return nil, fmt.Errorf("recording collection %s: %w", collection, err)
 	}
 	var id int64
-	if err := d.db.QueryRowContext(ctx, `SELECT id FROM collections WHERE name = ?`, collection).Scan(&id); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT id FROM collections WHERE name = ?`, collection).Scan(&id); err != nil {
 		return nil, fmt.Errorf("reading collection %s: %w", collection, err)
 	}
-	t, err := d.begin(ctx, id, lock, opts.MemoryBudget)
+	t, err := d.begin(ctx, conn, id, lock, opts.MemoryBudget)
 	if err != nil {
 		return nil, err
 	}
 	t.deferMerges = opts.DeferMerges
+	t.fresh = fresh
 	return t, nil
 }
 
@@ -282,7 +301,7 @@ func (d *DB) RemoveCollection(ctx context.Context, collection string) error {
 		return err
 	}
 	defer lock.Release()
-	if err := d.migrate(ctx); err != nil {
+	if err := d.migrate(ctx, d.db); err != nil {
 		return err
 	}
 	res, err := d.db.ExecContext(ctx, `DELETE FROM collections WHERE name = ?`, collection)

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -28,6 +29,32 @@ func (r *reader) Symbols(ctx context.Context, fn func(store.FileSymbols) error) 
 			return fmt.Errorf("reading the symbols of %s: %w", fs.Path, err)
 		}
 		if err := fn(fs); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading symbols: %w", err)
+	}
+	return nil
+}
+
+// SymbolBlobs implements store.SymbolBlobReader: the blobs as stored,
+// read without copying.
+func (r *reader) SymbolBlobs(ctx context.Context, fn func(fileID int64, blob []byte) error) error {
+	rows, err := r.d.db.QueryContext(ctx, `SELECT s.file_id, s.data
+		FROM file_symbols s JOIN files f ON f.id = s.file_id
+		WHERE f.collection_id = ?`, r.id)
+	if err != nil {
+		return fmt.Errorf("reading symbols: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var data sql.RawBytes
+		if err := rows.Scan(&id, &data); err != nil {
+			return fmt.Errorf("reading symbols: %w", err)
+		}
+		if err := fn(id, data); err != nil {
 			return err
 		}
 	}

@@ -33,15 +33,19 @@ type tx struct {
 	// chunkSeqStart the one recorded in the database.
 	chunkSeq, chunkSeqStart int64
 	st                      *indexState // read on first use, written at commit
-	done                    bool
+	// fresh is the new file of a first build, put in place at commit;
+	// nil when the run writes the index file itself.
+	fresh *freshBuild
+	done  bool
 }
 
 var _ store.WriteTx = (*tx)(nil)
 
-// begin starts the transaction of a run over collection, which will
-// release lock when it ends.
-func (d *DB) begin(ctx context.Context, collection int64, lock *WriterLock, budget int64) (*tx, error) {
-	sqlTx, err := d.db.BeginTx(ctx, nil)
+// begin starts the transaction of a run over collection on conn (d's
+// connection, or a first build's file), which will release lock when it
+// ends.
+func (d *DB) begin(ctx context.Context, conn *sql.DB, collection int64, lock *WriterLock, budget int64) (*tx, error) {
+	sqlTx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting the index transaction: %w", err)
 	}
@@ -277,6 +281,16 @@ func (t *tx) Commit(ctx context.Context, at time.Time) error {
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("committing the index: %w", err)
 	}
+	if t.fresh != nil {
+		// The run is committed to the new file; it becomes the index
+		// when it is in place, which a cancelled ctx must not stop.
+		err := t.fresh.install(context.WithoutCancel(ctx))
+		if err != nil {
+			t.fresh.abandon()
+		}
+		t.end()
+		return err
+	}
 	t.d.truncateWAL(ctx)
 	t.end()
 	return nil
@@ -290,6 +304,9 @@ func (t *tx) Rollback() error {
 	}
 	err := t.tx.Rollback()
 	t.dropSpill()
+	if t.fresh != nil {
+		t.fresh.abandon()
+	}
 	t.end()
 	return err
 }
