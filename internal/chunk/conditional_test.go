@@ -41,9 +41,8 @@ func TestConditionalDefinitionsAreChunks(t *testing.T) {
 	}
 }
 
-// TestGuardedDeclarationsAreChunks: the same in PHP, JavaScript, Ruby,
-// Elixir and shell: a function under a guard, a method under a version
-// test, a module under an optional dependency, a function under a case.
+// TestGuardedDeclarationsAreChunks: the same in PHP, JavaScript and
+// Ruby: a function under a guard, a method under a version test.
 func TestGuardedDeclarationsAreChunks(t *testing.T) {
 	body := func(line string, n int) string { return strings.Repeat(line, n) }
 	cases := []struct {
@@ -59,13 +58,6 @@ func TestGuardedDeclarationsAreChunks(t *testing.T) {
 		{"ruby version test in a class", "ruby", "class Request\n  if RUBY_VERSION >= \"3.0\"\n    def params\n" +
 			body("      a = 1\n", 30) + "    end\n  else\n    def legacy_params\n" + body("      b = 2\n", 30) + "    end\n  end\n\n  unless method_defined?(:host)\n    def host\n" +
 			body("      c = 3\n", 30) + "    end\n  end\nend\n", []string{"params", "legacy_params", "host"}},
-		{"elixir optional dependency", "elixir", "if Code.ensure_loaded?(Jason) do\n  defmodule App.JSON do\n    def encode(term) do\n" +
-			body("      x = 1\n", 30) + "    end\n  end\nelse\n  defmodule App.NoJSON do\n    def encode(_), do: :error\n" + body("    @x 1\n", 30) + "  end\nend\n\n" +
-			"defmodule App.Peer do\n  unless Code.ensure_loaded?(Postgrex) do\n    def leader?(conf) do\n" + body("      y = 2\n", 30) + "    end\n  end\nend\n",
-			[]string{"App.JSON", "App.NoJSON", "leader?"}},
-		{"shell functions under a test and a case", "bash", "if command -v git >/dev/null; then\n  function git_branch() {\n" +
-			body("    echo one\n", 30) + "  }\nelse\n  git_branch_fallback() {\n" + body("    echo two\n", 30) + "  }\nfi\n\ncase \"$OSTYPE\" in\n  darwin*)\n    open_url() {\n" +
-			body("      open \"$1\"\n", 30) + "    }\n    ;;\nesac\n", []string{"git_branch", "git_branch_fallback", "open_url"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -279,14 +279,6 @@ func elixirSpec() *langSpec {
 		comments:     set("comment"),
 		custom:       elixirCustom,
 		attributeDoc: elixirAttributeDoc,
-		// Modules and functions defined under a condition, if
-		// Code.ensure_loaded?(Jason) do defmodule … end, are chunked as
-		// if they stood at the condition's level.
-		flattenCall: func(c *syntaxChunker, n *sitter.Node) bool {
-			name := c.elixirCall(n)
-			return (name == "if" || name == "unless") && c.childOfType(n, "do_block") != nil
-		},
-		flattenBody: set("do_block", "else_block"),
 	}
 }
 
@@ -437,10 +429,6 @@ func bashSpec() *langSpec {
 	return &langSpec{
 		grammar:  bash.GetLanguage(),
 		comments: set("comment"),
-		// Functions defined under a test or a case, if command -v git …;
-		// then git_branch() { … } fi, are chunked as if they stood at
-		// that level.
-		flatten: set("if_statement", "elif_clause", "else_clause", "case_statement", "case_item"),
 		defs: map[string]defRule{
 			"function_definition": {kind: KindFunction},
 		},

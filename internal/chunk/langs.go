@@ -40,10 +40,6 @@ type langSpec struct {
 	// which starts at its first statement): their children are spliced
 	// in whole.
 	flattenBody map[string]bool
-	// flattenCall reports wrappers the node type alone cannot tell
-	// (Elixir's if and unless are calls, as def is); they are flattened
-	// like those of flatten.
-	flattenCall func(c *syntaxChunker, n *sitter.Node) bool
 	// moduleMethods makes functions in a module methods (Ruby mixins).
 	moduleMethods bool
 	// attributeDoc extracts documentation held by an attribute node
@@ -169,7 +165,7 @@ func (c *syntaxChunker) members(body *sitter.Node) []*sitter.Node {
 			out = append(out, c.members(n)...)
 			continue
 		}
-		if c.spec.flatten[n.Type()] || c.spec.flattenCall != nil && c.spec.flattenCall(c, n) {
+		if c.spec.flatten[n.Type()] {
 			row := c.startRow(n)
 			for _, inner := range c.members(n) {
 				if c.startRow(inner) == row && !c.spec.flatten[inner.Type()] {

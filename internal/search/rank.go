@@ -482,15 +482,17 @@ var docFolders = map[string]bool{"doc": true, "docs": true, "documentation": tru
 // isManualPath reports documentation by its conventional names rather
 // than its language: a manual page, named with its section number
 // (tmux.1, git-log.1, printf.3, also man1/ls.1) or written in ronn or
-// mdoc (bats.7.ronn), and HTML pages under a documentation folder
-// (doc/index.html, docs/api.htm).
+// mdoc (bats.7.ronn), and the pages of a documentation site under a
+// documentation folder (doc/index.html, docs/api.htm,
+// docs/src/components/Redirects.astro).
 func isManualPath(p string) bool {
 	lower := strings.ToLower(p)
 	ext := path.Ext(lower)
 	switch ext {
 	case ".ronn", ".mdoc", ".man":
 		return true
-	case ".html", ".htm":
+	case ".html", ".htm", ".vue", ".svelte", ".astro":
+		// The pages of a documentation site.
 		for _, dir := range strings.Split(path.Dir(lower), "/") {
 			if docFolders[dir] {
 				return true

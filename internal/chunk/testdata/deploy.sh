@@ -60,16 +60,6 @@ deploy() {
   fi
 }
 
-# notify posts the outcome to the team channel when a webhook is set.
-if [[ -n "${SLACK_WEBHOOK:-}" ]]; then
-  notify() {
-    curl -fsS -X POST -H 'Content-Type: application/json' \
-      -d "{\"text\": \"${SERVICE} $1\"}" "$SLACK_WEBHOOK" >/dev/null
-  }
-else
-  notify() { log "$1"; }
-fi
-
 while getopts ":n" opt; do
   case $opt in
     n) DRY_RUN=1 ;;

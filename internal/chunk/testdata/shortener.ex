@@ -102,11 +102,3 @@ end
 defimpl Shortener.Describable, for: Shortener.Link do
   def describe(link), do: "#{link.code} -> #{link.url} (#{link.hits} hits)"
 end
-
-if Code.ensure_loaded?(Jason) do
-  defimpl Jason.Encoder, for: Shortener.Link do
-    def encode(link, opts) do
-      Jason.Encode.map(%{code: link.code, url: link.url, hits: link.hits}, opts)
-    end
-  end
-end
