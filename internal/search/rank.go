@@ -98,7 +98,14 @@ var weights = weightSet{
 	lowValuePath:    0.6,
 	supersededPath:  0.6,
 	headerBeside:    0.6,
-	docFile:         0.7,
+	// 0.7 until issue 11's ninth pass: re-fitting the numbers jointly
+	// (TestDevFit, 26 numbers, nested leave-one-repository-out over both
+	// development sets) found this the one move that holds on
+	// repositories it was not fitted on: chosen in all 37 folds, +0.0030,
+	// no repository lower. 0.5 scores higher in-sample but lowers the
+	// one documentation repository, which falls off a cliff lower still
+	// (0.3: vue-docs −0.20); docs/ranking.md.
+	docFile:         0.6,
 	windowsVariant:  0.7,
 	pickCallable:    0.5,
 	testDomainShare: 0.2,
