@@ -3,14 +3,12 @@ package index_test
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/errs"
@@ -23,56 +21,11 @@ import (
 // without the times of the runs, to compare two indexes.
 func dumpIndex(t *testing.T, path string) string {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	dump, err := sqlite.Dump(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	var tables []string
-	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var name string
-		rows.Scan(&name)
-		tables = append(tables, name)
-	}
-	rows.Close()
-	var b strings.Builder
-	for _, name := range tables {
-		q := fmt.Sprintf(`SELECT * FROM %q ORDER BY 1, 2`, name)
-		switch name {
-		case "collections":
-			q = `SELECT id, name, root FROM collections ORDER BY id`
-		case "collection_meta":
-			q = `SELECT * FROM collection_meta WHERE key NOT IN ('generation', 'indexed_at') ORDER BY 1, 2`
-		case "change_log":
-			q = `SELECT count(*) FROM change_log`
-		}
-		rows, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		cols, _ := rows.Columns()
-		fmt.Fprintf(&b, "%s\n", name)
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rows.Close()
-	}
-	return b.String()
+	return dump
 }
 
 // TestFirstBuildSameAsInPlace: a first build, written into a new file

@@ -122,27 +122,10 @@ func dumpTables(t *testing.T, db *DB) string {
 		`SELECT id, file_id, ord, start_line, end_line FROM chunks ORDER BY id`,
 		`SELECT chunk_id, terms FROM chunk_terms ORDER BY chunk_id`,
 	} {
-		rows, err := db.db.QueryContext(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
 		fmt.Fprintf(&b, "%s\n", q)
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		if err := rows.Err(); err != nil {
+		if err := appendRows(ctx, &b, db.db, q); err != nil {
 			t.Fatal(err)
 		}
-		rows.Close()
 	}
 	return b.String()
 }
