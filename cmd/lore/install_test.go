@@ -164,7 +164,7 @@ func TestVersion(t *testing.T) {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
 		want := versionInfo{Version: buildVersion(), Commit: v.Commit, CommitTime: v.CommitTime, Modified: v.Modified,
-			Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, Languages: lang.Grammars()}
+			Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, Languages: lang.Parsed()}
 		if !reflect.DeepEqual(v, want) {
 			t.Errorf("%v: %+v, want %+v", args, v, want)
 		}
@@ -174,7 +174,7 @@ func TestVersion(t *testing.T) {
 	}
 	code, out, _ := lore(t, "--version")
 	if code != exitOK || !strings.HasPrefix(out, "lore "+buildVersion()+"\n") || !strings.Contains(out, runtime.Version()) ||
-		!strings.Contains(out, runtime.GOOS+"/"+runtime.GOARCH) || !strings.Contains(out, strings.Join(lang.Grammars(), ", ")) {
+		!strings.Contains(out, runtime.GOOS+"/"+runtime.GOARCH) || !strings.Contains(out, strings.Join(lang.Parsed(), ", ")) {
 		t.Errorf("lore --version: exit %d\n%s", code, out)
 	}
 	if code, _, _ := lore(t, "version", "--format", "xml"); code != exitUsage {

@@ -24,12 +24,12 @@ type versionInfo struct {
 	Go         string   `json:"go"`                    // the Go toolchain
 	OS         string   `json:"os"`
 	Arch       string   `json:"arch"`
-	Languages  []string `json:"languages"` // the languages parsed with a tree-sitter grammar
+	Languages  []string `json:"languages"` // the languages whose code is parsed: tree-sitter grammars and components' scripts
 }
 
 // buildInfo gathers versionInfo from the binary's build information.
 func buildInfo() versionInfo {
-	v := versionInfo{Version: buildVersion(), Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, Languages: lang.Grammars()}
+	v := versionInfo{Version: buildVersion(), Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, Languages: lang.Parsed()}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
 			switch s.Key {

@@ -122,7 +122,7 @@ func analyze(_, language string, src []byte, withSymbols bool) ([]Chunk, symbols
 		if !ok {
 			spans = splitBlocks(doc)
 		}
-	case isComponent(language) && len(src) <= maxParseBytes:
+	case lang.IsComponent(language) && len(src) <= maxParseBytes:
 		var ok bool
 		if grammar, masked := componentScript(language, src); grammar != "" {
 			spans, file, ok = splitSyntaxOf(grammar, doc, masked, withSymbols)

@@ -12,11 +12,6 @@ import (
 // markup between, left out of the parse, is chunked as blocks and stays
 // searchable.
 
-// isComponent reports the languages whose code componentScript finds.
-func isComponent(language string) bool {
-	return language == "vue" || language == "svelte" || language == "astro"
-}
-
 // componentScript returns the grammar a component's scripts are written in
 // ("typescript" when one of them says lang="ts", "tsx" for lang="tsx",
 // else "javascript") and src with everything outside the scripts blanked;

@@ -175,7 +175,7 @@ func TestAnalyzeEveryFixture(t *testing.T) {
 		src := readFixture(t, name)
 		language := lang.Detect(name, src)
 		_, file := checkSymbols(t, name, language, src)
-		parsed := lang.HasGrammar(language) || isComponent(language) // a component's scripts are parsed
+		parsed := lang.HasGrammar(language) || lang.IsComponent(language) // a component's scripts are parsed
 		if parsed && (len(file.Definitions) == 0 || len(file.References) == 0) {
 			t.Errorf("%s: %d definitions, %d references", name, len(file.Definitions), len(file.References))
 		}

@@ -428,6 +428,28 @@ func HasGrammar(lang string) bool {
 	return withGrammar[lang]
 }
 
+// components lists the languages whose files hold their code in script
+// elements (or a frontmatter) among markup: the chunker parses those
+// scripts with a JavaScript or TypeScript grammar.
+var components = map[string]bool{"vue": true, "svelte": true, "astro": true}
+
+// IsComponent reports whether lang is a component format whose scripts
+// the chunker parses (Vue, Svelte, Astro).
+func IsComponent(lang string) bool {
+	return components[lang]
+}
+
+// Parsed returns the languages whose code lore parses into definitions
+// and references, sorted: those with a grammar and the components.
+func Parsed() []string {
+	names := Grammars()
+	for name := range components {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // Grammars returns the languages HasGrammar accepts, sorted.
 func Grammars() []string {
 	names := make([]string, 0, len(withGrammar))

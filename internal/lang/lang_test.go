@@ -201,3 +201,30 @@ func TestNamesAreStable(t *testing.T) {
 		check(prog, name)
 	}
 }
+
+// TestParsedLanguages: the languages lore parses are those with a grammar
+// and the components whose scripts it parses, each once, sorted.
+func TestParsedLanguages(t *testing.T) {
+	parsed := Parsed()
+	if !sort.StringsAreSorted(parsed) {
+		t.Errorf("Parsed() is not sorted: %v", parsed)
+	}
+	for _, c := range []struct {
+		lang      string
+		grammar   bool
+		component bool
+	}{
+		{"go", true, false}, {"tsx", true, false}, {"vue", false, true}, {"svelte", false, true},
+		{"astro", false, true}, {"markdown", false, false}, {"haskell", false, false},
+	} {
+		if HasGrammar(c.lang) != c.grammar || IsComponent(c.lang) != c.component {
+			t.Errorf("%s: grammar %v, component %v; want %v, %v", c.lang, HasGrammar(c.lang), IsComponent(c.lang), c.grammar, c.component)
+		}
+		if want := c.grammar || c.component; slices.Contains(parsed, c.lang) != want {
+			t.Errorf("%s in Parsed() = %v, want %v", c.lang, !want, want)
+		}
+	}
+	if len(parsed) != len(Grammars())+3 {
+		t.Errorf("Parsed() has %d languages, want the %d grammars and 3 components", len(parsed), len(Grammars()))
+	}
+}
