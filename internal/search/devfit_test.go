@@ -179,20 +179,13 @@ func (f *fitter) ascend(train []string, start []float64, maxPasses int, rule boo
 	best := meanOver(f.score(cur), train)
 	for pass := 0; pass < maxPasses; pass++ {
 		moved := false
-		for i, p := range f.params {
+		for i := range f.params {
 			bestV := cur[i]
-			for _, v := range p.values {
-				if v == cur[i] {
-					continue
-				}
-				cand := append([]float64{}, cur...)
-				cand[i] = v
-				s := f.score(cand)
-				m := meanOver(s, train)
+			f.eachMove(cur, i, train, func(v float64, _ []float64, s map[string]float64, m float64) {
 				if m > best+1e-9 && (!rule || f.passes(s, f.score(cur), base, train)) {
 					best, bestV = m, v
 				}
-			}
+			})
 			if bestV != cur[i] {
 				cur[i] = bestV
 				moved = true
@@ -203,6 +196,21 @@ func (f *fitter) ascend(train []string, start []float64, maxPasses int, rule boo
 		}
 	}
 	return cur
+}
+
+// eachMove calls fn with every single move of number i from cur to
+// another value of its grid: the value, the moved numbers, their scores
+// and their mean over train.
+func (f *fitter) eachMove(cur []float64, i int, train []string, fn func(v float64, cand []float64, s map[string]float64, m float64)) {
+	for _, v := range f.params[i].values {
+		if v == cur[i] {
+			continue
+		}
+		cand := append([]float64{}, cur...)
+		cand[i] = v
+		s := f.score(cand)
+		fn(v, cand, s, meanOver(s, train))
+	}
 }
 
 // stepwise fits the numbers on train greedily from start: each step
@@ -219,19 +227,12 @@ func (f *fitter) stepwise(train []string, start []float64, maxSteps int, minGain
 	for step := 0; step < maxSteps; step++ {
 		var next []float64
 		nextMean := best + minGain - 1e-9
-		for i, p := range f.params {
-			for _, v := range p.values {
-				if v == cur[i] {
-					continue
-				}
-				cand := append([]float64{}, cur...)
-				cand[i] = v
-				s := f.score(cand)
-				m := meanOver(s, train)
+		for i := range f.params {
+			f.eachMove(cur, i, train, func(_ float64, cand []float64, s map[string]float64, m float64) {
 				if m > nextMean+1e-12 && (!rule || f.passes(s, f.score(cur), base, train)) {
 					next, nextMean = cand, m
 				}
-			}
+			})
 		}
 		if next == nil {
 			break
@@ -383,16 +384,10 @@ func (f *fitter) logMoves(start []float64, names []string) {
 	}
 	var moves []move
 	for i, p := range f.params {
-		for _, v := range p.values {
-			if v == start[i] {
-				continue
-			}
-			vec := append([]float64{}, start...)
-			vec[i] = v
-			s := f.score(vec)
-			moves = append(moves, move{fmt.Sprintf("%s %g→%g", p.name, start[i], v), meanOver(s, names) - meanOver(base, names),
+		f.eachMove(start, i, names, func(v float64, _ []float64, s map[string]float64, m float64) {
+			moves = append(moves, move{fmt.Sprintf("%s %g→%g", p.name, start[i], v), m - meanOver(base, names),
 				hurtCount(s, base, names), hurtCount(base, s, names)})
-		}
+		})
 	}
 	sort.SliceStable(moves, func(a, b int) bool { return moves[a].delta > moves[b].delta })
 	f.t.Logf("single moves from today's numbers:")
