@@ -42,15 +42,15 @@ func componentScript(language string, src []byte) (grammar string, masked []byte
 			continue
 		}
 		tag := src[open:tagEnd]
+		if bytes.HasSuffix(tag, []byte("/")) { // <script … />
+			from = tagEnd + 1
+			continue
+		}
 		closeAt := indexFold(src[tagEnd:], []byte("</script"))
 		if closeAt < 0 {
 			break
 		}
 		closeAt += tagEnd
-		if bytes.HasSuffix(tag, []byte("/")) { // <script … />
-			from = tagEnd + 1
-			continue
-		}
 		switch scriptLang(tag) {
 		case "ts", "typescript":
 			if grammar != "tsx" {
