@@ -132,16 +132,7 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		}
 		return writePackageList(a.stdout, sa.format, found, fmt.Sprintf("no packages match %q", query))
 	case "show":
-		var choice choiceFlags
-		sa, err := parseSubcommand(a, rest, "packages", "show", "show NAME [--kind KIND] [--path DIR]", 1, 1, choice.add)
-		if err != nil {
-			return err
-		}
-		q, err := choice.query(sa.pos[0])
-		if err != nil {
-			return err
-		}
-		g, err := loadPackages(ctx, a, sa.root.Path())
+		sa, q, g, err := namedPackage(ctx, a, rest, "show", "show NAME [--kind KIND] [--path DIR]", nil)
 		if err != nil {
 			return err
 		}
@@ -156,19 +147,9 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		return nil
 	case "deps":
 		var internal *bool
-		var choice choiceFlags
-		sa, err := parseSubcommand(a, rest, "packages", "deps", "deps NAME [--internal] [--kind KIND] [--path DIR]", 1, 1, func(fs *flag.FlagSet) {
+		sa, q, g, err := namedPackage(ctx, a, rest, "deps", "deps NAME [--internal] [--kind KIND] [--path DIR]", func(fs *flag.FlagSet) {
 			internal = fs.Bool("internal", false, "only dependencies on packages of this repository")
-			choice.add(fs)
 		})
-		if err != nil {
-			return err
-		}
-		q, err := choice.query(sa.pos[0])
-		if err != nil {
-			return err
-		}
-		g, err := loadPackages(ctx, a, sa.root.Path())
 		if err != nil {
 			return err
 		}
@@ -186,16 +167,7 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		writeDependencies(a.stdout, deps)
 		return nil
 	case "dependents":
-		var choice choiceFlags
-		sa, err := parseSubcommand(a, rest, "packages", "dependents", "dependents NAME [--kind KIND] [--path DIR]", 1, 1, choice.add)
-		if err != nil {
-			return err
-		}
-		q, err := choice.query(sa.pos[0])
-		if err != nil {
-			return err
-		}
-		g, err := loadPackages(ctx, a, sa.root.Path())
+		sa, q, g, err := namedPackage(ctx, a, rest, "dependents", "dependents NAME [--kind KIND] [--path DIR]", nil)
 		if err != nil {
 			return err
 		}
@@ -206,19 +178,9 @@ func runPackages(ctx context.Context, a *cli, argv []string) error {
 		return writePackageList(a.stdout, sa.format, dependents, fmt.Sprintf("no package depends on %s", sa.pos[0]))
 	case "graph":
 		var depth *int
-		var choice choiceFlags
-		sa, err := parseSubcommand(a, rest, "packages", "graph", "graph ROOT [--depth N] [--kind KIND] [--path DIR]", 1, 1, func(fs *flag.FlagSet) {
+		sa, q, g, err := namedPackage(ctx, a, rest, "graph", "graph ROOT [--depth N] [--kind KIND] [--path DIR]", func(fs *flag.FlagSet) {
 			depth = fs.Int("depth", 3, fmt.Sprintf("levels to follow, clamped to %d..%d", packages.MinEdgeDepth, packages.MaxEdgeDepth))
-			choice.add(fs)
 		})
-		if err != nil {
-			return err
-		}
-		q, err := choice.query(sa.pos[0])
-		if err != nil {
-			return err
-		}
-		g, err := loadPackages(ctx, a, sa.root.Path())
 		if err != nil {
 			return err
 		}
@@ -289,6 +251,32 @@ func contains(list []string, s string) bool {
 // loadPackages reads every package of root's index.
 func loadPackages(ctx context.Context, a *cli, root string) (*svc.Packages, error) {
 	return a.services().Packages(ctx, root)
+}
+
+// namedPackage parses a subcommand that names one package (show, deps,
+// dependents, graph): its flags (--kind and --path, and those more adds),
+// the query that chooses among packages sharing the name, and the
+// indexed root's packages.
+func namedPackage(ctx context.Context, a *cli, argv []string, name, usage string, more func(*flag.FlagSet)) (*subcommandArgs, packages.Query, *svc.Packages, error) {
+	var choice choiceFlags
+	sa, err := parseSubcommand(a, argv, "packages", name, usage, 1, 1, func(fs *flag.FlagSet) {
+		if more != nil {
+			more(fs)
+		}
+		choice.add(fs)
+	})
+	if err != nil {
+		return nil, packages.Query{}, nil, err
+	}
+	q, err := choice.query(sa.pos[0])
+	if err != nil {
+		return nil, packages.Query{}, nil, err
+	}
+	g, err := loadPackages(ctx, a, sa.root.Path())
+	if err != nil {
+		return nil, packages.Query{}, nil, err
+	}
+	return sa, q, g, nil
 }
 
 // writeJSON prints v as indented JSON, the CLI's --format json.
