@@ -320,9 +320,12 @@ func (c *syntaxChunker) definitions(root *sitter.Node, captures []rawCapture, fo
 		if d.Parent >= 0 {
 			p := defs[d.Parent]
 			outer = p.Container
-			if !isDataKind(p.Kind) && p.Kind != symbols.KindType {
+			if !isDataKind(p.Kind) && p.Kind != symbols.KindType ||
+				d.Kind == symbols.KindMethod && isDataKind(p.Kind) {
 				// Data is no container: a struct declared in a typedef
-				// belongs where the typedef does.
+				// belongs where the typedef does. A method in data is
+				// one of an object literal (`const api = { get() {…} }`),
+				// which holds it as a class would.
 				outer = joinCrumb(outer, p.Name)
 			}
 			if d.Kind == symbols.KindFunction && (makesMethods(p.Kind) || (c.spec.moduleMethods && p.Kind == symbols.KindModule)) {

@@ -32,6 +32,11 @@ type item struct {
 	// container says body holds definitions (methods, nested types) rather
 	// than statements; an oversized container is split into its members.
 	container bool
+	// object says the container is an object literal (JavaScript's
+	// `const api = { get() {…} }`): its functions are methods, as a
+	// class's are, and, though it holds data, it is no field of an
+	// object around it but a definition of its own.
+	object bool
 	// crumb, when set, is appended to the breadcrumb of the definition's
 	// level to give its own: a Go method's receiver type, a C++
 	// out-of-class method's class, a Lua function's table.
@@ -412,7 +417,7 @@ func (c *syntaxChunker) emit(it item, n *sitter.Node, start, end int, doc, crumb
 		if s.doc == "" {
 			s.doc = it.doc
 		}
-		if inType && isMemberData(s.kind) {
+		if inType && isMemberData(s.kind) && !it.object {
 			// Fields and properties are part of their type's text, not
 			// definitions of their own.
 			s.def, s.symbols = false, nil
@@ -443,7 +448,7 @@ func (c *syntaxChunker) emit(it item, n *sitter.Node, start, end int, doc, crumb
 				lead = append(lead, child)
 			}
 		}
-		return c.splitContainer(s, append(lead, members...))
+		return c.splitContainer(s, append(lead, members...), it.object)
 	}
 	// Statements may sit in a wrapper (a Kotlin "statements" node, a lone
 	// switch): descend to where there is more than one.
@@ -459,20 +464,21 @@ func (c *syntaxChunker) emit(it item, n *sitter.Node, start, end int, doc, crumb
 
 // splitContainer chunks an oversized class-like definition: a header chunk
 // with the declaration (and the fields right after it), then its members,
-// each with the container in its breadcrumb.
-func (c *syntaxChunker) splitContainer(s span, members []*sitter.Node) []span {
+// each with the container in its breadcrumb. An object literal's
+// functions are methods, as a type's are.
+func (c *syntaxChunker) splitContainer(s span, members []*sitter.Node, object bool) []span {
 	name := ""
 	if len(s.symbols) > 0 {
 		name = s.symbols[0]
 	}
-	methods := makesMethods(s.kind) || (c.spec.moduleMethods && s.kind == KindModule)
+	methods := makesMethods(s.kind) || (c.spec.moduleMethods && s.kind == KindModule) || object
 	// The header keeps what comes before the first definition (a
 	// docstring, fields), except the comments that document that
 	// definition, as long as it stays small.
 	k := 0
 	for k < len(members) {
 		it := c.spec.classify(c, members[k])
-		if it.role == roleDef && !(methods && isMemberData(it.kind)) {
+		if it.role == roleDef && !(methods && isMemberData(it.kind) && !it.object) {
 			break
 		}
 		k++
@@ -499,6 +505,13 @@ func (c *syntaxChunker) splitContainer(s span, members []*sitter.Node) []span {
 	}
 	if len(inner) == 0 || inner[0].start <= s.start {
 		return c.pieces(s, nil)
+	}
+	if object && name == "" && inner[0].start-s.start < smallDefLines && !inner[0].fixed {
+		// An unnamed object's opening lines (`module.exports = {`,
+		// Vue's `methods: {`) name nothing: they lead into its first
+		// member.
+		inner[0].start = s.start
+		return inner
 	}
 	header := s
 	header.end = inner[0].start - 1
@@ -547,7 +560,7 @@ func (c *syntaxChunker) memberSymbols(body *sitter.Node, kind string, depth int)
 		if it.role != roleDef {
 			continue
 		}
-		if makesMethods(kind) && isMemberData(it.kind) {
+		if makesMethods(kind) && isMemberData(it.kind) && !it.object {
 			continue
 		}
 		names = append(names, it.names...)

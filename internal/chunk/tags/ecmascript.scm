@@ -24,6 +24,12 @@
 (method_definition
   name: (_) @name) @definition.method
 
+; { load: function () {}, onKey: (e) => {} }: a function-valued property of
+; an object literal is a method, as `save() {}` there is.
+(pair
+  key: (property_identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+
 ; const f = () => {}, const f = function () {}, const C = class {}
 (variable_declarator
   name: (identifier) @name
