@@ -116,7 +116,7 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 				norm := 1 - fieldB[f] + fieldB[f]*float64(dl[f])/lens.Avg[f]
 				tfw += weights.fields[f] * float64(h.Freqs[f]) / norm
 			}
-			if word < maxWords {
+			if word < maxWords && (!qt.synonym || weights.synonymShares) {
 				bit := uint16(1) << word
 				c.anyHit |= bit
 				if h.Freqs[store.FieldName] != 0 {
@@ -127,7 +127,7 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 				}
 			}
 			c.bm25 += qt.weight * idf * tfw / (bm25K1 + tfw)
-			if word < maxWords {
+			if word < maxWords && !qt.synonym {
 				switch {
 				case isWhole:
 					c.whole |= 1 << word

@@ -189,3 +189,19 @@ var synonyms = [][]string{
 	{"authorize", "authorise"},
 	{"synchronize", "synchronise"},
 }
+
+// synonymExpansions maps the stem of a word to the stems of its synonyms
+// that are not already its abbreviations or long forms.
+var synonymExpansions = func() map[string][]string {
+	m := groupExpansions(synonyms)
+	for s, list := range m {
+		kept := list[:0]
+		for _, o := range list {
+			if !contains(expansions[s], o) {
+				kept = append(kept, o)
+			}
+		}
+		m[s] = kept
+	}
+	return m
+}()
