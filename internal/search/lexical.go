@@ -90,9 +90,15 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 		word := qt.word
 		isWhole := q.Words[word].Stem == qt.term
 		hasParts := len(q.Words[word].Parts) > 0
+		// A synonym that adds nothing to BM25 says something only of the
+		// chunks it names: the others are not made candidates by it.
+		namesOnly := qt.synonym && qt.weight == 0
 		for _, h := range list {
 			pos := int(h.Pos)
 			if onlyFiles != nil && !onlyFiles[snap.meta[pos].FileID] {
+				continue
+			}
+			if namesOnly && h.Freqs[store.FieldName] == 0 && h.Freqs[store.FieldSymbols] == 0 {
 				continue
 			}
 			var c *candidate
