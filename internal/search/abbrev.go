@@ -67,9 +67,13 @@ var abbreviations = [][]string{
 }
 
 // expansions maps the stem of a word to the stems of its other forms.
-var expansions = func() map[string][]string {
+var expansions = groupExpansions(abbreviations)
+
+// groupExpansions maps the stem of each word of groups to the stems of
+// the other words of its groups.
+func groupExpansions(groups [][]string) map[string][]string {
 	m := map[string][]string{}
-	for _, group := range abbreviations {
+	for _, group := range groups {
 		stems := make([]string, len(group))
 		for i, w := range group {
 			stems[i] = tokenize.Stem(w)
@@ -83,7 +87,7 @@ var expansions = func() map[string][]string {
 		}
 	}
 	return m
-}()
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

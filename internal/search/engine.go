@@ -325,6 +325,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if weights.abbrevByUse {
 		weighAbbreviations(q, terms, hits)
 	}
+	weighSynonyms(q, terms, hits)
 	// The first term read is the first word's stem (lookupTerms).
 	q.subjectShare = float64(len(hits[0])) / float64(max(snap.live, 1))
 	q.wantsTests = asksForTests(q, terms, hits, snap)

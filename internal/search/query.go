@@ -138,6 +138,18 @@ func (q Query) lookupTerms() []queryTerm {
 			add(tokenize.Stem(w.Text+q.Words[i+1].Text), weights.compound, i)
 		}
 	}
+	// Synonyms come last, so that a synonym of one word never takes the
+	// place of another query word's own term.
+	if (weights.synonymShares || weights.synonym > 0) && !q.Symbolic {
+		for i, w := range q.Words {
+			for _, e := range synonymExpansions[w.Stem] {
+				if _, ok := seen[e]; !ok {
+					add(e, weights.synonym, i)
+					out[len(out)-1].synonym = true
+				}
+			}
+		}
+	}
 	return out
 }
 
@@ -147,6 +159,11 @@ type queryTerm struct {
 	weight float64
 	word   int  // index into Query.Words
 	abbrev bool // an abbreviation or long form of its word (weighAbbreviations)
+	// synonym is a word of the same meaning in code (synonyms.go): its
+	// hits count toward its word's name and symbol shares
+	// (weights.synonymShares), never toward its coverage, and add to BM25
+	// only at weights.synonym, weighed by use like an abbreviation.
+	synonym bool
 }
 
 // weighAbbreviations weighs each abbreviation term by how much the code
@@ -155,13 +172,26 @@ type queryTerm struct {
 // options everywhere, "option" barely reads opt. hits are the terms'
 // posting lists.
 func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
+	weighByUse(q, terms, hits, func(t queryTerm) bool { return t.abbrev })
+}
+
+// weighSynonyms weighs each synonym term the same way: where the code
+// says delete and seldom remove, "remove" reads delete at nearly the
+// synonym weight; where it says remove, delete barely counts.
+func weighSynonyms(q Query, terms []queryTerm, hits [][]store.PostingAt) {
+	weighByUse(q, terms, hits, func(t queryTerm) bool { return t.synonym })
+}
+
+// weighByUse scales the weight of each term pick selects by the share of
+// its document frequency in its own and its word's together.
+func weighByUse(q Query, terms []queryTerm, hits [][]store.PostingAt, pick func(queryTerm) bool) {
 	df := map[string]int{}
 	for ti, t := range terms {
 		df[t.term] = len(hits[ti])
 	}
 	for ti := range terms {
 		t := &terms[ti]
-		if !t.abbrev {
+		if !pick(*t) {
 			continue
 		}
 		own, alt := df[q.Words[t.word].Stem], df[t.term]
