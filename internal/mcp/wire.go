@@ -25,9 +25,10 @@ import (
 // content: see encodeResult). The JSON-RPC layer still validates the
 // whole, so a bad result cannot go out.
 
-// encodeMiddleware wraps every tools/call result in a nativeCall, or an
-// encodedCall when the SDK's envelope holds more than nativeCall's
-// members. It is the outermost middleware: the tasks middleware and the
+// encodeMiddleware wraps every tools/call result in a splicedCall when
+// lore's HTTP handler writes the result itself (splice.go), else in a
+// nativeCall, or an encodedCall when the SDK's envelope holds more than
+// nativeCall's members. It is the outermost middleware: the tasks middleware and the
 // SDK's own see the *sdk.CallToolResult.
 func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
@@ -36,6 +37,9 @@ func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 			return res, err
 		}
 		if r, ok := res.(*sdk.CallToolResult); ok && r != nil {
+			if slot := s.results.of(req); slot != nil {
+				return &splicedCall{encodedCall: encodedCall{res: r}, slot: slot}, nil
+			}
 			if n := newNativeCall(r); n != nil {
 				return n, nil
 			}

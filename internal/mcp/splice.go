@@ -1,0 +1,121 @@
+package mcp
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The SDK's JSON-RPC layer marshals a result into a json.RawMessage, then
+// marshals the message that holds it, and encoding/json compacts every
+// json.Marshaler's output: a search_code answer (~70 KB) is scanned byte by
+// byte once more after lore encoded it, a sixth of the server's CPU at
+// 100 clients. Over HTTP the answer to a POST of one request goes out
+// through lore's own response writer (rpcErrorWriter), so lore can write
+// the result's bytes there itself: the result the SDK marshals is a
+// short placeholder, the bytes lore encoded wait in the request's
+// resultSlot, and the writer puts them where the placeholder is. The
+// client receives the same bytes the SDK would have written, less the
+// whitespace a compaction drops (lore encodes none).
+//
+// The slot reaches the tools/call middleware through the request's
+// header, which the SDK hands every request as RequestExtra.Header: the
+// HTTP handler sets resultSlotHeader to the slot's number, after removing
+// whatever a client sent under that name, so a client can only ever name
+// the slot of its own request. A slot lives as long as its HTTP request:
+// a result never written (the client gone) is dropped with it.
+
+// resultSlotHeader is the request header that names a POST's resultSlot.
+const resultSlotHeader = "Lore-Internal-Result-Slot"
+
+// resultPlaceholder is the JSON the SDK marshals for a spliced result: a
+// JSON string, so that it passes the SDK's compactions unchanged.
+const resultPlaceholder = `"lore:result-in-slot"`
+
+// resultSlot holds a tools/call result's JSON between its encoding (on the
+// JSON-RPC goroutine) and its writing by rpcErrorWriter.
+type resultSlot struct {
+	body atomic.Pointer[[]byte]
+}
+
+// resultSlots are the open slots by number: one per HTTP POST of a single
+// message while it is served.
+type resultSlots struct {
+	next  atomic.Uint64
+	slots sync.Map // string -> *resultSlot
+}
+
+// open makes a slot for an HTTP request and names it in the request's
+// header; close must follow once the request is answered.
+func (rs *resultSlots) open(h http.Header) (name string, slot *resultSlot) {
+	name = strconv.FormatUint(rs.next.Add(1), 10)
+	slot = &resultSlot{}
+	rs.slots.Store(name, slot)
+	h[resultSlotHeader] = []string{name}
+	return name, slot
+}
+
+// close forgets a slot.
+func (rs *resultSlots) close(name string) { rs.slots.Delete(name) }
+
+// of returns the slot a request's header names, or nil (stdio, a batch,
+// a request of another kind).
+func (rs *resultSlots) of(req sdk.Request) *resultSlot {
+	if req == nil {
+		return nil
+	}
+	extra := req.GetExtra()
+	if extra == nil || extra.Header == nil {
+		return nil
+	}
+	names := extra.Header[resultSlotHeader]
+	if len(names) != 1 {
+		return nil
+	}
+	if slot, ok := rs.slots.Load(names[0]); ok {
+		return slot.(*resultSlot)
+	}
+	return nil
+}
+
+// splicedCall is a tools/call result whose JSON rpcErrorWriter writes: it
+// marshals to resultPlaceholder and leaves its JSON (encodedCall's, with
+// the _meta the SDK added after the middleware) in the slot.
+type splicedCall struct {
+	encodedCall
+	slot *resultSlot
+}
+
+// MarshalJSON implements json.Marshaler.
+func (c *splicedCall) MarshalJSON() ([]byte, error) {
+	body, err := c.encodedCall.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	c.slot.body.Store(&body)
+	return []byte(resultPlaceholder), nil
+}
+
+// spliceResult returns what to write for p, an SSE event or a JSON body
+// written to the slot's request, in three parts: the head up to the
+// placeholder, the result's JSON, and the rest. ok is false when p is not
+// the JSON-RPC response whose result is the placeholder (its last member,
+// as the SDK encodes a response), or the slot holds nothing.
+func (slot *resultSlot) spliceResult(p []byte) (head, body, tail []byte, ok bool) {
+	stored := slot.body.Load()
+	if stored == nil {
+		return nil, nil, nil, false
+	}
+	end := bytes.TrimRight(p, "\n")
+	const member = `"result":` + resultPlaceholder + `}`
+	if !bytes.HasSuffix(end, []byte(member)) {
+		return nil, nil, nil, false
+	}
+	at := len(end) - len(resultPlaceholder) - 1
+	slot.body.Store(nil)
+	return p[:at], *stored, p[at+len(resultPlaceholder):], true
+}
