@@ -233,7 +233,9 @@ func (w *rpcErrorWriter) Write(p []byte) (int, error) {
 	w.skipFlush = w.single && isResponseEvent(p)
 	if w.slot != nil {
 		if head, body, tail, ok := w.slot.spliceResult(p); ok {
-			return len(p), w.writeParts(head, body, tail)
+			err := w.writeParts(head, body.Bytes(), tail)
+			putBody(body)
+			return len(p), err
 		}
 	}
 	return w.ResponseWriter.Write(p)

@@ -39,7 +39,33 @@ const resultPlaceholder = `"lore:result-in-slot"`
 // resultSlot holds a tools/call result's JSON between its encoding (on the
 // JSON-RPC goroutine) and its writing by rpcErrorWriter.
 type resultSlot struct {
-	body atomic.Pointer[[]byte]
+	body atomic.Pointer[bytes.Buffer]
+}
+
+// bodyPool keeps the buffers results are encoded into: a buffer is free
+// again once rpcErrorWriter wrote it (the HTTP server copies or sends what
+// it is given before Write returns), so an answer of 70 KB does not cost
+// an allocation of that size, zeroed, each time.
+var bodyPool sync.Pool // of *bytes.Buffer
+
+// maxPooledBody is the largest buffer kept for the next answer.
+const maxPooledBody = 1 << 20
+
+// getBody returns an empty buffer.
+func getBody() *bytes.Buffer {
+	if b, ok := bodyPool.Get().(*bytes.Buffer); ok {
+		return b
+	}
+	return new(bytes.Buffer)
+}
+
+// putBody keeps b for another answer; b must not be used after.
+func putBody(b *bytes.Buffer) {
+	if b.Cap() > maxPooledBody {
+		return
+	}
+	b.Reset()
+	bodyPool.Put(b)
 }
 
 // resultSlots are the open slots by number: one per HTTP POST of a single
@@ -92,11 +118,12 @@ type splicedCall struct {
 
 // MarshalJSON implements json.Marshaler.
 func (c *splicedCall) MarshalJSON() ([]byte, error) {
-	body, err := c.encodedCall.MarshalJSON()
-	if err != nil {
+	body := getBody()
+	if err := c.encodedCall.writeTo(body); err != nil {
+		putBody(body)
 		return nil, err
 	}
-	c.slot.body.Store(&body)
+	c.slot.body.Store(body)
 	return []byte(resultPlaceholder), nil
 }
 
@@ -104,8 +131,9 @@ func (c *splicedCall) MarshalJSON() ([]byte, error) {
 // written to the slot's request, in three parts: the head up to the
 // placeholder, the result's JSON, and the rest. ok is false when p is not
 // the JSON-RPC response whose result is the placeholder (its last member,
-// as the SDK encodes a response), or the slot holds nothing.
-func (slot *resultSlot) spliceResult(p []byte) (head, body, tail []byte, ok bool) {
+// as the SDK encodes a response), or the slot holds nothing. The slot is
+// then empty; body goes back to bodyPool once written.
+func (slot *resultSlot) spliceResult(p []byte) (head []byte, body *bytes.Buffer, tail []byte, ok bool) {
 	stored := slot.body.Load()
 	if stored == nil {
 		return nil, nil, nil, false
@@ -117,5 +145,5 @@ func (slot *resultSlot) spliceResult(p []byte) (head, body, tail []byte, ok bool
 	}
 	at := len(end) - len(resultPlaceholder) - 1
 	slot.body.Store(nil)
-	return p[:at], *stored, p[at+len(resultPlaceholder):], true
+	return p[:at], stored, p[at+len(resultPlaceholder):], true
 }

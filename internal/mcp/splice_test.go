@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -31,15 +32,14 @@ func TestSpliceResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			slot := &resultSlot{}
 			if tt.stored {
-				b := body
-				slot.body.Store(&b)
+				slot.body.Store(bytes.NewBuffer(body))
 			}
 			head, got, tail, ok := slot.spliceResult([]byte(tt.p))
 			if ok != (tt.want != "") {
 				t.Fatalf("spliced = %v, want %v", ok, tt.want != "")
 			}
 			if ok {
-				if s := string(head) + string(got) + string(tail); s != tt.want {
+				if s := string(head) + got.String() + string(tail); s != tt.want {
 					t.Errorf("spliced\n%s\nwant\n%s", s, tt.want)
 				}
 			}
