@@ -69,24 +69,45 @@ func putBody(b *bytes.Buffer) {
 }
 
 // resultSlots are the open slots by number: one per HTTP POST of a single
-// message while it is served.
+// message while it is served. They sit in shards by number, each under
+// its own lock, so that the requests of many clients do not wait on one.
 type resultSlots struct {
-	next  atomic.Uint64
-	slots sync.Map // string -> *resultSlot
+	next   atomic.Uint64
+	shards [slotShards]slotShard
+}
+
+// slotShards is the number of shards of resultSlots.
+const slotShards = 16
+
+// slotShard is the slots of one shard.
+type slotShard struct {
+	mu    sync.Mutex
+	slots map[uint64]*resultSlot
 }
 
 // open makes a slot for an HTTP request and names it in the request's
 // header; close must follow once the request is answered.
-func (rs *resultSlots) open(h http.Header) (name string, slot *resultSlot) {
-	name = strconv.FormatUint(rs.next.Add(1), 10)
+func (rs *resultSlots) open(h http.Header) (n uint64, slot *resultSlot) {
+	n = rs.next.Add(1)
 	slot = &resultSlot{}
-	rs.slots.Store(name, slot)
-	h[resultSlotHeader] = []string{name}
-	return name, slot
+	sh := &rs.shards[n%slotShards]
+	sh.mu.Lock()
+	if sh.slots == nil {
+		sh.slots = make(map[uint64]*resultSlot)
+	}
+	sh.slots[n] = slot
+	sh.mu.Unlock()
+	h[resultSlotHeader] = []string{strconv.FormatUint(n, 10)}
+	return n, slot
 }
 
 // close forgets a slot.
-func (rs *resultSlots) close(name string) { rs.slots.Delete(name) }
+func (rs *resultSlots) close(n uint64) {
+	sh := &rs.shards[n%slotShards]
+	sh.mu.Lock()
+	delete(sh.slots, n)
+	sh.mu.Unlock()
+}
 
 // of returns the slot a request's header names, or nil (stdio, a batch,
 // a request of another kind).
@@ -102,10 +123,14 @@ func (rs *resultSlots) of(req sdk.Request) *resultSlot {
 	if len(names) != 1 {
 		return nil
 	}
-	if slot, ok := rs.slots.Load(names[0]); ok {
-		return slot.(*resultSlot)
+	n, err := strconv.ParseUint(names[0], 10, 64)
+	if err != nil {
+		return nil
 	}
-	return nil
+	sh := &rs.shards[n%slotShards]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.slots[n]
 }
 
 // splicedCall is a tools/call result whose JSON rpcErrorWriter writes: it
