@@ -200,12 +200,7 @@ func (c *encodedCall) writeTo(buf *bytes.Buffer) error {
 func writeContent(buf *bytes.Buffer, item sdk.Content) error {
 	if t, ok := item.(*sdk.TextContent); ok && t.Meta == nil && t.Annotations == nil {
 		buf.WriteString(`{"type":"text","text":`)
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(t.Text); err != nil {
-			return fmt.Errorf("encoding a text content: %w", err)
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
+		appendJSONString(buf, t.Text)
 		buf.WriteByte('}')
 		return nil
 	}
