@@ -62,6 +62,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		isStateless := r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28"
 		rw := &rpcErrorWriter{ResponseWriter: w}
 		defer rw.finish()
+		r.Header.Del(resultSlotHeader) // only lore names a slot (see resultSlots)
 		if r.Method == http.MethodPost {
 			// Shutdown closes the sessions only once the answer to every
 			// POST is written.
@@ -79,6 +80,11 @@ func (s *Server) HTTPHandler() http.Handler {
 			r.ContentLength = int64(len(body))
 			rw.id = rawID(body)
 			rw.single = bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
+			if rw.single {
+				name, slot := s.results.open(r.Header)
+				defer s.results.close(name)
+				rw.slot = slot
+			}
 		}
 		if isStateless {
 			stateless.ServeHTTP(rw, r)
@@ -206,7 +212,8 @@ type rpcErrorWriter struct {
 	status    int  // the held-back error status; 0 when not rewriting
 	text      bytes.Buffer
 	finished  bool
-	skipFlush bool // the last event written was the response that ends a single request's stream
+	skipFlush bool        // the last event written was the response that ends a single request's stream
+	slot      *resultSlot // where a tools/call result's JSON waits to be written; nil for a batch
 }
 
 // WriteHeader implements http.ResponseWriter.
@@ -224,7 +231,24 @@ func (w *rpcErrorWriter) Write(p []byte) (int, error) {
 		return w.text.Write(p)
 	}
 	w.skipFlush = w.single && isResponseEvent(p)
+	if w.slot != nil {
+		if head, body, tail, ok := w.slot.spliceResult(p); ok {
+			err := w.writeParts(head, body.Bytes(), tail)
+			putBody(body)
+			return len(p), err
+		}
+	}
 	return w.ResponseWriter.Write(p)
+}
+
+// writeParts writes the parts of one event in turn.
+func (w *rpcErrorWriter) writeParts(parts ...[]byte) error {
+	for _, part := range parts {
+		if _, err := w.ResponseWriter.Write(part); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Flush implements http.Flusher (SSE streams flush each event).

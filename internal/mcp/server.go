@@ -118,7 +118,8 @@ type Server struct {
 	answers  inflight        // calls read from a client whose response is not yet written, for Shutdown
 	lifetime context.Context // ends at Close; background work derives from it
 	stop     context.CancelFunc
-	cutoff   cutoffSet // the calls running: cancelled when Shutdown's grace is over
+	cutoff   cutoffSet   // the calls running: cancelled when Shutdown's grace is over
+	results  resultSlots // tools/call results written by the HTTP handler itself (splice.go)
 }
 
 // New builds a Server with the tool families of opts.Toolsets.

@@ -25,9 +25,10 @@ import (
 // content: see encodeResult). The JSON-RPC layer still validates the
 // whole, so a bad result cannot go out.
 
-// encodeMiddleware wraps every tools/call result in a nativeCall, or an
-// encodedCall when the SDK's envelope holds more than nativeCall's
-// members. It is the outermost middleware: the tasks middleware and the
+// encodeMiddleware wraps every tools/call result in a splicedCall when
+// lore's HTTP handler writes the result itself (splice.go), else in a
+// nativeCall, or an encodedCall when the SDK's envelope holds more than
+// nativeCall's members. It is the outermost middleware: the tasks middleware and the
 // SDK's own see the *sdk.CallToolResult.
 func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
@@ -36,6 +37,9 @@ func (s *Server) encodeMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 			return res, err
 		}
 		if r, ok := res.(*sdk.CallToolResult); ok && r != nil {
+			if slot := s.results.of(req); slot != nil {
+				return &splicedCall{encodedCall: encodedCall{res: r}, slot: slot}, nil
+			}
 			if n := newNativeCall(r); n != nil {
 				return n, nil
 			}
@@ -128,6 +132,15 @@ var contentKey = []byte(`"content":[]`)
 
 // MarshalJSON implements json.Marshaler.
 func (c *encodedCall) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := c.writeTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeTo appends the result's JSON to buf.
+func (c *encodedCall) writeTo(buf *bytes.Buffer) error {
 	env := *c.res
 	env.Content = []sdk.Content{}
 	env.StructuredContent = nil
@@ -140,13 +153,13 @@ func (c *encodedCall) MarshalJSON() ([]byte, error) {
 	}
 	head, err := env.MarshalJSON()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The envelope's own content key is its last: _meta, the only member
 	// that could hold the same bytes in a nested object, comes before it.
 	at := bytes.LastIndex(head, contentKey)
 	if at < 0 {
-		return nil, fmt.Errorf("encoding a tool result: no content member in %.200s", head)
+		return fmt.Errorf("encoding a tool result: no content member in %.200s", head)
 	}
 	var structured []byte
 	switch v := c.res.StructuredContent.(type) {
@@ -157,19 +170,20 @@ func (c *encodedCall) MarshalJSON() ([]byte, error) {
 		structured = v.raw
 	default:
 		if structured, err = encodeResult(v); err != nil {
-			return nil, fmt.Errorf("encoding a tool result's structured content: %w", err)
+			return fmt.Errorf("encoding a tool result's structured content: %w", err)
 		}
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(head) + 3*len(structured) + 64) // the text is about the structured content again, escaped
+	// The text is usually the structured content again, escaped: a tenth
+	// longer, for the quotes.
+	buf.Grow(len(head) + 2*len(structured) + len(structured)/8 + 64)
 	buf.Write(head[:at])
 	buf.WriteString(`"content":[`)
 	for i, item := range c.res.Content {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if err := writeContent(&buf, item); err != nil {
-			return nil, err
+		if err := writeContent(buf, item); err != nil {
+			return err
 		}
 	}
 	buf.WriteByte(']')
@@ -178,7 +192,7 @@ func (c *encodedCall) MarshalJSON() ([]byte, error) {
 		buf.Write(structured)
 	}
 	buf.Write(head[at+len(contentKey):])
-	return buf.Bytes(), nil
+	return nil
 }
 
 // writeContent writes one content item: a plain text item as lore encodes
@@ -186,12 +200,7 @@ func (c *encodedCall) MarshalJSON() ([]byte, error) {
 func writeContent(buf *bytes.Buffer, item sdk.Content) error {
 	if t, ok := item.(*sdk.TextContent); ok && t.Meta == nil && t.Annotations == nil {
 		buf.WriteString(`{"type":"text","text":`)
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(t.Text); err != nil {
-			return fmt.Errorf("encoding a text content: %w", err)
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
+		appendJSONString(buf, t.Text)
 		buf.WriteByte('}')
 		return nil
 	}

@@ -329,7 +329,9 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	// The first term read is the first word's stem (lookupTerms).
 	q.subjectShare = float64(len(hits[0])) / float64(max(snap.live, 1))
 	q.wantsTests = asksForTests(q, terms, hits, snap)
-	cands := scoreLexical(q, terms, hits, snap, only)
+	cs := getCandidates()
+	defer putCandidates(cs) // the answer holds no candidate
+	cands := scoreLexical(cs, q, terms, hits, snap, only)
 	preScore(q, cands)
 	w := DefaultSemanticWeight
 	if opts.SemanticWeight != nil {

@@ -58,11 +58,81 @@ func putSlots(slot []int32, used iter.Seq[int]) {
 	slotPool.Put(&slot)
 }
 
+// candidateSlab is how many candidates are allocated at a time.
+const candidateSlab = 256
+
+// candidates holds one search's candidates, in slabs of candidateSlab that
+// later searches reuse (candidatePool): a search makes hundreds to
+// thousands of candidates, ~90 KB, which it drops once it answered. The
+// candidates of a search are valid until it gives them back.
+type candidates struct {
+	slabs [][]candidate // each of cap candidateSlab; pointers into one stay valid
+	used  int           // slabs[:used] hold this search's candidates; the last may have room
+	out   []*candidate  // the list scoreLexical returns, kept for its capacity
+}
+
+// candidatePool keeps candidates between searches.
+var candidatePool sync.Pool // of *candidates
+
+// maxPooledSlabs bounds the slabs a pooled candidates keeps (a query
+// matching most of a large index makes many; the next rarely needs them).
+const maxPooledSlabs = 64
+
+// maxPooledList bounds the capacity of the candidate list kept.
+const maxPooledList = 1 << 16
+
+// getCandidates returns an empty candidates.
+func getCandidates() *candidates {
+	if cs, ok := candidatePool.Get().(*candidates); ok {
+		return cs
+	}
+	return &candidates{}
+}
+
+// putCandidates gives cs back; nothing of it may be used after.
+func putCandidates(cs *candidates) {
+	if cs == nil {
+		return
+	}
+	if len(cs.slabs) > maxPooledSlabs {
+		cs.slabs = cs.slabs[:maxPooledSlabs]
+	}
+	for i := range cs.slabs[:min(cs.used, len(cs.slabs))] {
+		cs.slabs[i] = cs.slabs[i][:0]
+	}
+	if cap(cs.out) > maxPooledList {
+		cs.out = nil
+	}
+	cs.used, cs.out = 0, cs.out[:0]
+	candidatePool.Put(cs)
+}
+
+// add returns a new candidate at pos.
+func (cs *candidates) add(pos int) *candidate {
+	if cs.used == 0 || len(cs.slabs[cs.used-1]) == candidateSlab {
+		if cs.used == len(cs.slabs) {
+			cs.slabs = append(cs.slabs, make([]candidate, 0, candidateSlab))
+		}
+		cs.used++
+	}
+	slab := &cs.slabs[cs.used-1]
+	*slab = append(*slab, candidate{pos: pos})
+	return &(*slab)[len(*slab)-1]
+}
+
+// list returns an empty list of candidates of capacity n.
+func (cs *candidates) list(n int) []*candidate {
+	if cap(cs.out) < n {
+		cs.out = make([]*candidate, 0, n)
+	}
+	return cs.out[:0]
+}
+
 // scoreLexical computes BM25F for every chunk in the posting lists of the
 // query's terms (hits, one list per term), and which query words each
 // chunk matches in which field. onlyFiles, when non-nil, restricts the
-// chunks considered to those files.
-func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, onlyFiles map[int64]bool) (out []*candidate) {
+// chunks considered to those files. The candidates are cs's.
+func scoreLexical(cs *candidates, q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, onlyFiles map[int64]bool) (out []*candidate) {
 	lens := snap.lens
 	n := float64(snap.live)      // the dead chunks of an applied change are not documents
 	slot := getSlots(lens.Len()) // position → index in out, plus one
@@ -78,8 +148,7 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 		total += len(list)
 	}
 	// At most one candidate per chunk: sized once, out never grows by copying.
-	out = make([]*candidate, 0, min(total, lens.Len()))
-	var slab []candidate // candidates are allocated 256 at a time
+	out = cs.list(min(total, lens.Len()))
 	for ti, qt := range terms {
 		list := hits[ti]
 		if len(list) == 0 {
@@ -105,11 +174,7 @@ func scoreLexical(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *sn
 			if k := slot[pos]; k > 0 {
 				c = out[k-1]
 			} else {
-				if len(slab) == cap(slab) {
-					slab = make([]candidate, 0, 256) // pointers into a full slab stay valid
-				}
-				slab = append(slab, candidate{pos: pos})
-				c = &slab[len(slab)-1]
+				c = cs.add(pos)
 				out = append(out, c)
 				slot[pos] = int32(len(out))
 			}

@@ -292,7 +292,7 @@ func TestScoreFiles(t *testing.T) {
 			hits[i] = []store.PostingAt{{Pos: 1, Freqs: body(1)}}
 		}
 	}
-	cands := scoreLexical(q, terms, hits, snap, nil)
+	cands := scoreLexical(&candidates{}, q, terms, hits, snap, nil)
 	files := scoreFiles(q, terms, hits, snap, cands, cands)
 	a, b := files[0], files[1]
 	if a == nil || b == nil {
