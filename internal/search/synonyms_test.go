@@ -125,7 +125,7 @@ func TestSynonymHits(t *testing.T) {
 					hits[i] = []store.PostingAt{{Pos: 0, Freqs: body}} // delete.go's delete()
 				}
 			}
-			cands := scoreLexical(q, terms, hits, snap, nil)
+			cands := scoreLexical(&candidates{}, q, terms, hits, snap, nil)
 			if len(cands) != 1 {
 				t.Fatalf("%d candidates, want 1", len(cands))
 			}
