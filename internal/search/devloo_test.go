@@ -71,6 +71,10 @@ func rankingSwitches() []rankingSwitch {
 		{name: "tests/examples demoted", off: one(&w.lowValuePath)},
 		{name: "older version folders demoted", off: one(&w.supersededPath)},
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
+		{name: "headers longer than their source kept", langs: []string{"c", "cpp"}, off: func() func() {
+			w.headerThinOnly = false
+			return func() { w.headerThinOnly = true }
+		}},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "Windows ports demoted", off: one(&w.windowsVariant)},
 		{name: "manual pages and docs/ HTML are docs", off: func() func() {

@@ -36,6 +36,7 @@ type weightSet struct {
 	lowValuePath    float64 // multiplier for tests, examples, vendored and generated code
 	supersededPath  float64 // multiplier for code under an older version folder (v3/ beside v4/)
 	headerBeside    float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
+	headerThinOnly  bool    // headerBeside only for a header shorter than its source (headerMultiplier)
 	docFile         float64 // multiplier for documentation when the query is about code
 	windowsVariant  float64 // multiplier for a Windows port (win/, _windows.go) unless the query names Windows
 	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
@@ -106,7 +107,8 @@ var weights = weightSet{
 	fileCoverage:    0, // 0.25 moved the mean by +0.0001 and hurt 11 of 36 repositories
 	lowValuePath:    0.6,
 	supersededPath:  0.6,
-	headerBeside:    0.6,
+	headerBeside:    0.45, // 0.6 while every header beside its source was demoted; see headerThinOnly
+	headerThinOnly:  true,
 	// 0.7 until issue 11's ninth pass: re-fitting the numbers jointly
 	// (TestDevFit, 26 numbers, nested leave-one-repository-out over both
 	// development sets) found this the one move that holds on
@@ -218,7 +220,7 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, imp
 		if f := files[slot]; f != nil {
 			bonus += weights.fileLevel * f.score
 		}
-		m := fileMultiplier(q, facts, wantsTests, wantsDocs)
+		m := fileMultiplier(q, facts, wantsTests, wantsDocs) * headerMultiplier(q, facts, snap.files, slot)
 		if snap.inTests != nil && snap.inTests[c.pos] && !wantsTests && !facts.demoted() {
 			m *= weights.inFileTests
 		}
@@ -240,8 +242,9 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, imp
 
 // fileMultiplier is the product of the demotions that apply to a whole
 // file for this query: tests and other low-value code, documentation,
-// code of an older version, a header whose source sits beside it. Each
-// yields when the query asks for what it demotes.
+// code of an older version (a header whose source sits beside it is
+// headerMultiplier's, since it compares two files). Each yields when the
+// query asks for what it demotes.
 func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	m := 1.0
 	if f.demoted() && !wantsTests && !(f.stubOnly && q.mentions(stubWords)) {
@@ -253,13 +256,30 @@ func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	if f.superseded != "" && !q.mentionsWord(f.superseded) {
 		m *= weights.supersededPath
 	}
-	if f.declares && !q.Symbolic {
-		m *= weights.headerBeside
-	}
 	if f.windows && !q.mentions(windowsWords) {
 		m *= weights.windowsVariant
 	}
 	return m
+}
+
+// headerMultiplier demotes, for a prose query, a C/C++ header whose
+// same-named source sits beside it, when the header is the shorter of the
+// two: a thin header declares what its source does (leveldb's, libuv's,
+// re2's prog.h), and the query describing behaviour wants the source. A
+// header longer than its source is kept: there the header is the API and
+// its documentation, with the source holding the few out-of-line parts
+// (abseil's str_split.h, 587 lines beside str_split.cc's 144), and a
+// question about how to use it is answered by the header. Line counts are
+// the file rows', so a snapshot made from changes judges the files as
+// they now are.
+func headerMultiplier(q Query, f *fileFacts, files []store.FileRow, slot int32) float64 {
+	if q.Symbolic || !f.declares {
+		return 1
+	}
+	if weights.headerThinOnly && files[slot].Lines >= files[f.source].Lines {
+		return 1
+	}
+	return weights.headerBeside
 }
 
 // eachFile calls fn with each run of chunks of one file in s.
@@ -437,8 +457,10 @@ type fileFacts struct {
 	// same parent holds a newer one; set by markSuperseded.
 	superseded string
 	// declares is set on a C/C++ header whose implementation file sits
-	// beside it (idna.h next to idna.c); set by markHeadersBesideSources.
+	// beside it (idna.h next to idna.c), source to that file's slot; set
+	// by markHeadersBesideSources.
 	declares bool
+	source   int32
 	// usedByCode is set on a file named like test support that code not
 	// so named imports (markImportedByCode): implementation whatever its
 	// name.
@@ -730,9 +752,9 @@ func versionNumber(name string) (int, bool) {
 // declared in its header. Headers without a source of their own (uv.h, a
 // header-only library) are the implementation and are not marked.
 func markHeadersBesideSources(files []store.FileRow, facts []*fileFacts) {
-	paths := make(map[string]bool, len(files))
-	for _, f := range files {
-		paths[f.Path] = true
+	slots := make(map[string]int32, len(files))
+	for i, f := range files {
+		slots[f.Path] = int32(i)
 	}
 	for i, f := range files {
 		ext := path.Ext(f.Path)
@@ -743,8 +765,8 @@ func markHeadersBesideSources(files []store.FileRow, facts []*fileFacts) {
 		}
 		stem := strings.TrimSuffix(f.Path, ext)
 		for _, src := range []string{".c", ".cc", ".cpp", ".cxx", ".m", ".mm"} {
-			if paths[stem+src] {
-				facts[i].declares = true
+			if slot, ok := slots[stem+src]; ok {
+				facts[i].declares, facts[i].source = true, slot
 				break
 			}
 		}

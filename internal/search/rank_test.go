@@ -3,6 +3,7 @@ package search
 import (
 	"maps"
 	"math"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -387,6 +388,33 @@ func TestMarkHeadersBesideSources(t *testing.T) {
 		if f.declares != want[i] {
 			t.Errorf("%s: declares = %v, want %v", paths[i], f.declares, want[i])
 		}
+		if f.declares && files[f.source].Path != strings.TrimSuffix(paths[i], path.Ext(paths[i]))+path.Ext(files[f.source].Path) {
+			t.Errorf("%s: source = %s, want its namesake", paths[i], files[f.source].Path)
+		}
+	}
+}
+
+func TestHeaderMultiplier(t *testing.T) {
+	// Slot 0 is the header, slot 1 the source beside it.
+	tests := []struct {
+		name                     string
+		query                    string
+		declares                 bool
+		headerLines, sourceLines int
+		want                     float64
+	}{
+		{"a thin header, prose query", "domain name encoding", true, 40, 300, weights.headerBeside},
+		{"a thin header, symbol query", "uv_idna_toascii", true, 40, 300, 1},
+		{"a header longer than its source: the API", "split a string on commas", true, 587, 144, 1},
+		{"a header as long as its source", "split a string on commas", true, 200, 200, 1},
+		{"a header with no source beside it", "domain name encoding", false, 40, 300, 1},
+	}
+	for _, tt := range tests {
+		files := []store.FileRow{{Path: "x.h", Lines: tt.headerLines}, {Path: "x.c", Lines: tt.sourceLines}}
+		f := &fileFacts{declares: tt.declares, source: 1}
+		if got := headerMultiplier(Analyze(tt.query), f, files, 0); got != tt.want {
+			t.Errorf("%s: headerMultiplier = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
 
@@ -428,8 +456,6 @@ func TestFileMultiplier(t *testing.T) {
 		{"a test file when tests are asked for", "router tests", fileFacts{lowValue: true}, true, 1},
 		{"an older version", "error types", fileFacts{superseded: "v3"}, false, weights.supersededPath},
 		{"an older version the query names", "v3 error types", fileFacts{superseded: "v3"}, false, 1},
-		{"a header beside its source, prose query", "domain name encoding", fileFacts{declares: true}, false, weights.headerBeside},
-		{"a header beside its source, symbol query", "uv_idna_toascii", fileFacts{declares: true}, false, 1},
 		{"a mock when mocks are asked for", "mock store", *newFileFacts("store/mock_store.go", "go"), false, 1},
 		{"a mock otherwise", "session store", *newFileFacts("store/mock_store.go", "go"), false, weights.lowValuePath},
 		{"a mock among tests when mocks are asked for", "mock store", *newFileFacts("tests/mock_store.go", "go"), false, weights.lowValuePath},
