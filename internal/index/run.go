@@ -321,11 +321,20 @@ func generatedName(rel string) bool {
 }
 
 // resultsAhead is how many files per worker may be parsed ahead of the
-// writer: enough to keep the workers busy while the writer catches up on
-// a large file, few enough that the parsed results waiting for the writer
-// (each a file's chunks, text and term counts) stay a small, fixed amount
-// of memory however large the root.
-const resultsAhead = 4
+// writer, and aheadBytes how many bytes of source: the files handed out
+// and not yet taken by the writer stop at either bound. The count is
+// deep enough that a large file, which the writer waits for in walk
+// order, does not leave the other workers idle once they are a few small
+// files ahead (with 4 files a worker, the hand-out waited for the writer
+// about a fifth of a tokio build); the bytes keep the parsed results
+// waiting for the writer (each a file's chunks, text and term counts) a
+// small, fixed amount of memory however large the root and its files:
+// at most aheadBytes plus one file, as many bytes as the 8 files of the
+// earliest bound at the default size limit of 1 MiB.
+const (
+	resultsAhead = 32
+	aheadBytes   = 8 << 20
+)
 
 // results delivers the parsed files in walk order (see process).
 type results struct {
@@ -335,6 +344,10 @@ type results struct {
 	slots chan struct{}      // one per file handed out and not yet taken
 	quit  chan struct{}      // closed by stop: the workers end
 	read  int                // results taken so far
+	// bytes is the size of the files handed out and not yet taken; freed
+	// wakes a hand-out waiting for it to fall under aheadBytes.
+	bytes atomic.Int64
+	freed chan struct{}
 	once  sync.Once
 	// handed counts the files handed out to the workers; at most
 	// len(ring) more than read.
@@ -350,6 +363,11 @@ func (r *results) next(ctx context.Context) (*fileResult, error) {
 		case res := <-r.ring[r.read%len(r.ring)]:
 			r.read++
 			<-r.slots // the file's slot is free: one more may be handed out
+			r.bytes.Add(-res.file.Size)
+			select {
+			case r.freed <- struct{}{}:
+			default: // a wake-up is pending already
+			}
 			return res, nil
 		case <-ended:
 			if r.read == r.total {
@@ -378,7 +396,7 @@ func process(ctx context.Context, src <-chan fsroot.File, known map[string]store
 	}
 	window := workers * resultsAhead
 	r := &results{ring: make([]chan *fileResult, window), slots: make(chan struct{}, window), quit: make(chan struct{}),
-		ended: make(chan struct{})}
+		ended: make(chan struct{}), freed: make(chan struct{}, 1)}
 	for i := range r.ring {
 		// File i is handed out only once file i-window was taken, so its
 		// channel is empty then: a buffer of one never blocks a worker.
@@ -412,6 +430,15 @@ func process(ctx context.Context, src <-chan fsroot.File, known map[string]store
 			case <-r.quit:
 				return
 			}
+			for r.bytes.Load() >= aheadBytes {
+				select {
+				case <-r.freed:
+				case <-ctx.Done():
+					return
+				case <-r.quit:
+					return
+				}
+			}
 			var f fsroot.File
 			var ok bool
 			select {
@@ -427,6 +454,7 @@ func process(ctx context.Context, src <-chan fsroot.File, known map[string]store
 				return
 			}
 			r.handed.Add(1)
+			r.bytes.Add(f.Size)
 			select {
 			case next <- job{i, f}:
 			case <-ctx.Done():
