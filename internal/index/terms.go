@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -80,9 +81,12 @@ func (c *termCounter) termStats(fields [store.NumFields][]string) store.TermStat
 			}
 		}
 	}
-	ts.Freqs = make(map[string][store.NumFields]uint16, len(c.touched))
-	for _, n := range c.touched {
-		ts.Freqs[c.stems[n]] = c.counts[n]
+	// In term order, as the writer stores them (store.TermStats.Sorted):
+	// the numbers are sorted by their stems, which are distinct.
+	slices.SortFunc(c.touched, func(a, b int32) int { return strings.Compare(c.stems[a], c.stems[b]) })
+	ts.Sorted = make([]store.TermFreq, len(c.touched))
+	for i, n := range c.touched {
+		ts.Sorted[i] = store.TermFreq{Term: c.stems[n], Freqs: c.counts[n]}
 		c.counts[n] = [store.NumFields]uint16{}
 	}
 	c.touched = c.touched[:0]

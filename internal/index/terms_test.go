@@ -35,8 +35,8 @@ func TestCounterStemsMatchStem(t *testing.T) {
 			if i%1000 == 0 {
 				// A chunk between words: where the memo may start afresh.
 				fields[store.FieldBody] = []string{w}
-				if got := c.termStats(fields); len(got.Freqs) != 1 || got.Freqs[tokenize.Stem(w)][store.FieldBody] != 1 {
-					t.Fatalf("round %d: a chunk of %q counts %v", round, w, got.Freqs)
+				if got := c.termStats(fields).Sorted; len(got) != 1 || got[0].Term != tokenize.Stem(w) || got[0].Freqs[store.FieldBody] != 1 {
+					t.Fatalf("round %d: a chunk of %q counts %v", round, w, got)
 				}
 				if len(c.ids) > maxStems+1 {
 					t.Fatalf("the memo holds %d stems, more than %d", len(c.ids), maxStems)
@@ -56,11 +56,15 @@ func TestTermStatsCounts(t *testing.T) {
 		fields[store.FieldDoc] = append(fields[store.FieldDoc], "tokens")
 	}
 	ts := (&termCounter{}).termStats(fields)
+	counts := map[string][store.NumFields]uint16{}
+	for _, t := range ts.Sorted {
+		counts[t.Term] = t.Freqs
+	}
 	h, tok := tokenize.Stem("handlers"), tokenize.Stem("tokens")
-	if got := ts.Freqs[h]; got[store.FieldSymbols] != 1 || got[store.FieldBody] != 3 {
+	if got := counts[h]; got[store.FieldSymbols] != 1 || got[store.FieldBody] != 3 {
 		t.Errorf("%q counts %v", h, got)
 	}
-	if got := ts.Freqs[tok]; got[store.FieldDoc] != maxFreq || got[store.FieldBody] != 1 {
+	if got := counts[tok]; got[store.FieldDoc] != maxFreq || got[store.FieldBody] != 1 {
 		t.Errorf("%q counts %v", tok, got)
 	}
 	if ts.Lens[store.FieldBody] != 4 || ts.Lens[store.FieldDoc] != maxFreq+5 || ts.Lens[store.FieldName] != 0 {
@@ -92,7 +96,8 @@ func referenceTermStats(fields [store.NumFields][]string) store.TermStats {
 
 // TestTermStatsAsFirstWritten: one counter, kept from chunk to chunk as a
 // worker keeps it and crossing its memo's bound, counts every chunk as
-// the first termStats did, stems that several terms share included.
+// the first termStats did, stems that several terms share included, and
+// lists them in term order.
 func TestTermStatsAsFirstWritten(t *testing.T) {
 	var c termCounter
 	words := []string{"handler", "handlers", "handling", "handle", "Token", "tokens", "x", "it's", "HTTP2"}
@@ -112,8 +117,9 @@ func TestTermStatsAsFirstWritten(t *testing.T) {
 				fields[store.FieldBody] = append(fields[store.FieldBody], "handled")
 			}
 		}
-		if got, want := c.termStats(fields), referenceTermStats(fields); !reflect.DeepEqual(got, want) {
-			t.Fatalf("chunk %d: counts %v, want %v", chunk, got, want)
+		got, want := c.termStats(fields), referenceTermStats(fields)
+		if !reflect.DeepEqual(got.Sorted, want.InOrder()) || got.Lens != want.Lens {
+			t.Fatalf("chunk %d: counts %v %v, want %v %v", chunk, got.Sorted, got.Lens, want.InOrder(), want.Lens)
 		}
 	}
 }

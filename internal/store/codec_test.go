@@ -121,3 +121,25 @@ func TestChunkMetaEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestTermStatsInOrder: a chunk's terms come in byte order from either
+// form of TermStats, Sorted first.
+func TestTermStatsInOrder(t *testing.T) {
+	sorted := []TermFreq{{Term: "a", Freqs: [NumFields]uint16{1}}, {Term: "b"}}
+	for _, tc := range []struct {
+		name string
+		ts   TermStats
+		want []TermFreq
+	}{
+		{"none", TermStats{}, nil},
+		{"a map", TermStats{Freqs: map[string][NumFields]uint16{"z": {0, 2}, "Z": {3}, "a": {1}}},
+			[]TermFreq{{Term: "Z", Freqs: [NumFields]uint16{3}}, {Term: "a", Freqs: [NumFields]uint16{1}}, {Term: "z", Freqs: [NumFields]uint16{0, 2}}}},
+		{"sorted", TermStats{Sorted: sorted, Freqs: map[string][NumFields]uint16{"ignored": {1}}}, sorted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.ts.InOrder(); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("InOrder() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

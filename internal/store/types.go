@@ -129,10 +129,35 @@ const (
 )
 
 // TermStats are a chunk's terms for lore's inverted index: how often each
-// (stemmed) term occurs in each field, and each field's length.
+// (stemmed) term occurs in each field, and each field's length. The
+// counts are in Freqs, or in Sorted, in term order: the form an index
+// build's workers make, since the writer stores a chunk's terms in that
+// order and then needs no map of them (when Sorted is set, Freqs is not
+// read).
 type TermStats struct {
-	Freqs map[string][NumFields]uint16
-	Lens  [NumFields]uint16
+	Freqs  map[string][NumFields]uint16
+	Sorted []TermFreq
+	Lens   [NumFields]uint16
+}
+
+// TermFreq is one term of a chunk and how often it occurs in each field.
+type TermFreq struct {
+	Term  string
+	Freqs [NumFields]uint16
+}
+
+// InOrder returns the chunk's terms and their counts in term order (byte
+// order, each term once): Sorted when it is set, else Freqs sorted.
+func (ts TermStats) InOrder() []TermFreq {
+	if ts.Sorted != nil || len(ts.Freqs) == 0 {
+		return ts.Sorted
+	}
+	out := make([]TermFreq, 0, len(ts.Freqs))
+	for term, f := range ts.Freqs {
+		out = append(out, TermFreq{Term: term, Freqs: f})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Term < out[j].Term })
+	return out
 }
 
 // Posting is one chunk in a term's posting list.

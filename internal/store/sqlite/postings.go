@@ -60,18 +60,19 @@ const (
 	chunkCost   = 100
 )
 
-// add gathers a new chunk; its id is higher than any added before.
-func (d *postingsDelta) add(m store.ChunkMeta, ts store.TermStats) {
-	for term, f := range ts.Freqs {
-		list, ok := d.added[term]
+// add gathers a new chunk, its field lengths and its terms (each once);
+// its id is higher than any added before.
+func (d *postingsDelta) add(m store.ChunkMeta, lens [store.NumFields]uint16, terms []store.TermFreq) {
+	for _, t := range terms {
+		list, ok := d.added[t.Term]
 		if !ok {
-			d.size += termCost + int64(len(term))
+			d.size += termCost + int64(len(t.Term))
 		}
-		d.added[term] = append(list, store.Posting{ChunkID: m.ID, Freqs: f})
+		d.added[t.Term] = append(list, store.Posting{ChunkID: m.ID, Freqs: t.Freqs})
 	}
-	d.size += int64(len(ts.Freqs))*postingCost + chunkCost + int64(len(m.Symbols))
+	d.size += int64(len(terms))*postingCost + chunkCost + int64(len(m.Symbols))
 	d.ids = append(d.ids, m.ID)
-	d.lens = append(d.lens, ts.Lens)
+	d.lens = append(d.lens, lens)
 	d.meta = append(d.meta, m)
 }
 

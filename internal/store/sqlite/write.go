@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -201,23 +200,40 @@ func (t *tx) PutFile(ctx context.Context, f store.File, chunks []store.Chunk) er
 		if _, err := t.insText.ExecContext(ctx, chunkID, c.Content); err != nil {
 			return fmt.Errorf("inserting the text of a chunk of %s: %w", f.Path, err)
 		}
-		terms := make([]string, 0, len(c.Stats.Freqs))
-		for term := range c.Stats.Freqs {
-			terms = append(terms, term)
-		}
-		sort.Strings(terms)
-		if _, err := t.insTerms.ExecContext(ctx, chunkID, strings.Join(terms, "\n")); err != nil {
+		terms := c.Stats.InOrder()
+		if _, err := t.insTerms.ExecContext(ctx, chunkID, joinTerms(terms)); err != nil {
 			return fmt.Errorf("recording terms of a chunk of %s: %w", f.Path, err)
 		}
 		meta := store.ChunkMeta{ID: chunkID, FileID: fileID, StartLine: int32(c.StartLine),
 			EndLine: int32(c.EndLine), Kind: c.Kind, Symbols: strings.Join(c.Symbols, "\n")}
-		t.delta.add(meta, c.Stats)
+		t.delta.add(meta, c.Stats.Lens, terms)
 		t.change.addChunk(c.Stats.Lens, meta)
 	}
 	if t.delta.size > t.budget {
 		return t.spillPostings(ctx)
 	}
 	return nil
+}
+
+// joinTerms is a chunk's terms, in order, one a line: the row of
+// chunk_terms.
+func joinTerms(terms []store.TermFreq) string {
+	if len(terms) == 0 {
+		return ""
+	}
+	n := len(terms) - 1
+	for _, t := range terms {
+		n += len(t.Term)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(t.Term)
+	}
+	return b.String()
 }
 
 // Counts returns how many files and chunks the collection holds.
