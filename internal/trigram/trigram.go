@@ -17,6 +17,7 @@ package trigram
 import (
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -71,12 +72,38 @@ func Extract(data []byte, dst []uint32) []uint32 {
 			dst = append(dst, k)
 		}
 	}
-	for _, k := range dst {
-		seen[k>>6] = 0
+	if len(dst) < scanFrom {
+		for _, k := range dst {
+			seen[k>>6] = 0
+		}
+		slices.Sort(dst)
+	} else {
+		dst = collectSorted(seen, dst)
 	}
 	seenPool.Put(sp)
-	slices.Sort(dst)
 	return dst
+}
+
+// scanFrom is how many keys make reading them back off the bit set, in
+// order, cheaper than sorting them (a file of a few kilobytes has that
+// many; the set is NumKeys/64 words, most of them zero).
+const scanFrom = 1024
+
+// collectSorted replaces keys, the distinct keys set in seen, by the same
+// keys in increasing order, read off the set, and clears seen.
+func collectSorted(seen []uint64, keys []uint32) []uint32 {
+	lo, hi := keys[0]>>6, keys[0]>>6
+	for _, k := range keys {
+		lo, hi = min(lo, k>>6), max(hi, k>>6)
+	}
+	keys = keys[:0]
+	for w := lo; w <= hi; w++ {
+		for word := seen[w]; word != 0; word &= word - 1 {
+			keys = append(keys, w<<6|uint32(bits.TrailingZeros64(word)))
+		}
+		seen[w] = 0
+	}
+	return keys
 }
 
 // EncodeKeys writes sorted distinct keys as a count and the deltas between

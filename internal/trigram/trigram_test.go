@@ -161,3 +161,34 @@ func FuzzCandidates(f *testing.F) {
 		}
 	})
 }
+
+// TestExtractSortedEitherWay: the keys come sorted and distinct whether
+// they are sorted or read back off the bit set (few keys and many), and
+// the set is left clear for the next file.
+func TestExtractSortedEitherWay(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{10, 200, 5000, 100000} {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte(r.IntN(256))
+		}
+		got := Extract(data, nil)
+		var want []uint32
+		for i := 2; i < len(data); i++ {
+			if data[i] != '\n' && data[i-1] != '\n' && data[i-2] != '\n' {
+				want = append(want, Key(data[i-2], data[i-1], data[i]))
+			}
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("size %d: %d keys, want %d", size, len(got), len(want))
+		}
+		if (len(want) >= scanFrom) != (size >= 5000) {
+			t.Fatalf("size %d: %d keys does not test the path it should", size, len(want))
+		}
+		if again := Extract(data[:3], nil); len(again) != 1 {
+			t.Fatalf("after size %d: the set was not cleared: %v", size, again)
+		}
+	}
+}
