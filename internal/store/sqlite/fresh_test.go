@@ -140,15 +140,7 @@ func TestFirstBuildThenUpdates(t *testing.T) {
 	}
 	defer db.Close()
 	firstRun(t, db, true)
-	ro, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	r, err := ro.Reader(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := openReadOnlyReader(t, path)
 	gen1, err := r.Generation(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -599,15 +599,7 @@ func TestSegmentsStayFew(t *testing.T) {
 // many times at once answers alike.
 func TestReadOnlyFollowsCommits(t *testing.T) {
 	w, path := written(t)
-	ro, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	r, err := ro.Reader(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ro, r := openReadOnlyReader(t, path)
 	gen1, err := r.Generation(ctx)
 	if err != nil || gen1 == "" {
 		t.Fatalf("Generation = %q, %v", gen1, err)
@@ -699,4 +691,21 @@ func BenchmarkReaderGeneration(b *testing.B) {
 			}
 		}
 	})
+}
+
+// openReadOnlyReader opens the index at path read-only, as a server does,
+// and returns it with a reader of its collection "c"; the DB is closed
+// when the test ends.
+func openReadOnlyReader(t *testing.T, path string) (*DB, store.Reader) {
+	t.Helper()
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ro.Close() })
+	r, err := ro.Reader(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ro, r
 }

@@ -50,15 +50,7 @@ func writerGeneration(t testing.TB, w *DB) string {
 // while other readers ask all the time.
 func TestVersionFromWALHeader(t *testing.T) {
 	w, path := written(t)
-	ro, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	r, err := ro.Reader(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ro, r := openReadOnlyReader(t, path)
 	for range 2 {
 		if _, err := r.Generation(ctx); err != nil {
 			t.Fatal(err)
@@ -103,15 +95,7 @@ func TestVersionFromWALHeaderAcrossProcesses(t *testing.T) {
 		t.Skip("starts a process")
 	}
 	_, path := written(t)
-	ro, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	r, err := ro.Reader(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := openReadOnlyReader(t, path)
 	for range 2 {
 		if _, err := r.Generation(ctx); err != nil {
 			t.Fatal(err)
