@@ -228,3 +228,44 @@ func TestParsedLanguages(t *testing.T) {
 		t.Errorf("Parsed() has %d languages, want the %d grammars and 3 components", len(parsed), len(Grammars()))
 	}
 }
+
+func TestCppHeader(t *testing.T) {
+	tests := []struct {
+		name string
+		head string
+		want string
+	}{
+		{"empty", "", "c"},
+		{"plain C", "#include <stdio.h>\nstruct list { int n; };\nint list_len(struct list *l);\n", "c"},
+		{"extern C guard", "#ifdef __cplusplus\nextern \"C\" {\n#endif\nvoid f(void);\n", "c"},
+		{"class in a comment", "/*\n * class Foo { is how C++ would say it\n */\n", "c"},
+		{"word class in prose", "// class of errors\nint e;\n", "c"},
+		{"namespace", "#pragma once\nnamespace absl {\n", "cpp"},
+		{"anonymous namespace", "namespace {\n", "cpp"},
+		{"template", "template <typename T>\nT max(T a, T b);\n", "cpp"},
+		{"template no space", "template<class T> struct Box;\n", "cpp"},
+		{"class body", "class Logger {\n", "cpp"},
+		{"class forward", "class Sink;\n", "cpp"},
+		{"class base", "class FileSink : public Sink {\n", "cpp"},
+		{"class final", "class Leaf final : public Node {\n", "cpp"},
+		{"access specifier", "struct S {\n public:\n  int x;\n};\n", "cpp"},
+		{"using namespace", "using namespace std;\n", "cpp"},
+		{"using alias", "using Bytes = unsigned char;\n", "cpp"},
+		{"using declaration", "using std::string;\n", "cpp"},
+		{"standard header", "#include <string>\n", "cpp"},
+		{"standard header underscore", "#include <unordered_map>\n", "cpp"},
+		{"std qualified", "std::string name(void);\n", "cpp"},
+		{"quoted include", "#include \"string\"\n", "c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Detect("include/x.h", []byte(tt.head)); got != tt.want {
+				t.Errorf("Detect(x.h, %q) = %q, want %q", tt.head, got, tt.want)
+			}
+		})
+	}
+	// Only `.h` is read: a `.c` stays C whatever it holds.
+	if got := Detect("x.c", []byte("namespace a {\n")); got != "c" {
+		t.Errorf("Detect(x.c, namespace) = %q, want c", got)
+	}
+}
