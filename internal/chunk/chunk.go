@@ -24,7 +24,7 @@ import (
 // index run rebuilds, so that an index made by an older lore does not keep
 // old chunks for files that have not changed since. TestExtractionVersion
 // fails when the output on testdata changes while Version stays the same.
-const Version = "6"
+const Version = "5"
 
 // Chunk is one contiguous, 1-based inclusive line span of a file together
 // with what it defines.
@@ -42,23 +42,22 @@ type Chunk struct {
 // The chunk kinds. Definitions keep the kind of what they define; the rest
 // describe what kind of text a chunk holds.
 const (
-	KindFunction  = "function"    // a free function (or a piece of a long one)
-	KindMethod    = "method"      // a function that belongs to a type
-	KindDecl      = "declaration" // C and C++: prototypes, member functions declared without a body
-	KindClass     = "class"       // a class, object or record
-	KindStruct    = "struct"      // a struct or union
-	KindInterface = "interface"   // an interface or protocol
-	KindTrait     = "trait"       // a trait or mixin
-	KindEnum      = "enum"        // an enumeration
-	KindImpl      = "impl"        // an implementation block or extension
-	KindModule    = "module"      // a module or namespace
-	KindType      = "type"        // a type alias or other type declaration
-	KindConstant  = "constant"    // constants
-	KindVariable  = "variable"    // variables and properties
-	KindPreamble  = "preamble"    // package clause, imports, includes
-	KindSection   = "section"     // a documentation section under a heading
-	KindBlock     = "block"       // text without recognised structure
-	KindMixed     = "mixed"       // a merged run of small items of different kinds
+	KindFunction  = "function"  // a free function (or a piece of a long one)
+	KindMethod    = "method"    // a function that belongs to a type
+	KindClass     = "class"     // a class, object or record
+	KindStruct    = "struct"    // a struct or union
+	KindInterface = "interface" // an interface or protocol
+	KindTrait     = "trait"     // a trait or mixin
+	KindEnum      = "enum"      // an enumeration
+	KindImpl      = "impl"      // an implementation block or extension
+	KindModule    = "module"    // a module or namespace
+	KindType      = "type"      // a type alias or other type declaration
+	KindConstant  = "constant"  // constants
+	KindVariable  = "variable"  // variables and properties
+	KindPreamble  = "preamble"  // package clause, imports, includes
+	KindSection   = "section"   // a documentation section under a heading
+	KindBlock     = "block"     // text without recognised structure
+	KindMixed     = "mixed"     // a merged run of small items of different kinds
 )
 
 // Size bounds. A definition larger than maxChunkLines or maxChunkBytes is

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/csharp"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/kotlin"
@@ -37,14 +36,6 @@ func cSpec(grammar *sitter.Language) *langSpec {
 		repair:      cRepair,
 		repairFirst: true,
 	}
-}
-
-// cppSpec is cSpec with the C++ grammar, falling back to C's on a file
-// C++ gives up on (a `.h` taken for C++ by its first lines).
-func cppSpec() *langSpec {
-	s := cSpec(cpp.GetLanguage())
-	s.fallback = "c"
-	return s
 }
 
 func cCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
@@ -80,16 +71,11 @@ func cCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
 			}
 			return it, true
 		}
-		// A prototype is a function; a method declared in a class body
-		// without its body is a declaration (its own kind: it names what
-		// a question about behaviour asks for without answering it);
+		// A prototype (or method declaration in a class) is a function;
 		// anything else is a variable or field.
 		for _, d := range c.named(n) {
 			if c.cFunctionDeclarator(d) {
 				it := item{role: roleDef, kind: KindFunction, node: n}
-				if n.Type() == "field_declaration" {
-					it.kind = KindDecl
-				}
 				c.cNameInto(&it, d)
 				return it, true
 			}

@@ -57,9 +57,6 @@ type langSpec struct {
 	// whose files mostly parse with errors (C and C++, for their
 	// macros), so that most files are parsed once.
 	repairFirst bool
-	// fallback names a language whose grammar is tried when this one
-	// gives up on more than half a file (C for C++).
-	fallback string
 	// unwrapMacros parses the items written inside item-position macro
 	// invocations (Rust's `cfg_rt! { pub fn … }`) as items
 	// (unwrapItemMacros).

@@ -93,7 +93,6 @@ func splitSyntaxOf(language string, d *text, parsed []byte, withSymbols bool) (s
 	if tree == nil {
 		return nil, file, false
 	}
-	spec, tree, language = withFallback(spec, tree, language, parsed)
 	if spec.unwrapMacros {
 		tree = spec.unwrapItemMacros(parsed, tree)
 	}
@@ -790,31 +789,6 @@ func (s *langSpec) parseRepairing(src []byte) *sitter.Tree {
 		return tree
 	}
 	return fewerErrors(tree, other)
-}
-
-// withFallback parses src with the grammar of spec.fallback too when
-// spec's grammar gave up on it (one error node over half the file) and
-// keeps the reading with fewer bytes in error: a `.h` is read as C++ on a
-// guess from its first lines, and a header that C++ cannot read (macros
-// the repair does not undo) is chunked better as C than as blocks.
-func withFallback(spec *langSpec, tree *sitter.Tree, language string, src []byte) (*langSpec, *sitter.Tree, string) {
-	if spec.fallback == "" || largestError(tree.RootNode()) <= uint32(len(src)/2) {
-		return spec, tree, language
-	}
-	other := specs[spec.fallback]
-	if other == nil {
-		return spec, tree, language
-	}
-	alt := other.parseRepairing(src)
-	if alt == nil {
-		return spec, tree, language
-	}
-	if errorBytes(alt.RootNode()) < errorBytes(tree.RootNode()) {
-		tree.Close()
-		return other, alt, spec.fallback
-	}
-	alt.Close()
-	return spec, tree, language
 }
 
 // fewerErrors returns whichever tree has fewer bytes in error, a if they

@@ -324,8 +324,7 @@ var withGrammar = map[string]bool{
 
 // Detect returns the language of the file at path, or "" when it cannot
 // tell. head is the beginning of the file (it may be nil); it is consulted
-// for a `#!` line when the name says nothing, and to tell a C++ `.h` from
-// a C one.
+// only for a `#!` line when the name says nothing.
 func Detect(path string, head []byte) string {
 	// Accept both separators whatever the OS, as paths may come from
 	// another machine's index.
@@ -344,113 +343,10 @@ func Detect(path string, head []byte) string {
 	// named it, so its "extension" is not looked up.
 	if ext := filepath.Ext(lower); ext != "" && ext != lower {
 		if l, ok := byExtension[ext]; ok {
-			if ext == ".h" && cppHeaders && cppHeader(head) {
-				return "cpp"
-			}
 			return l
 		}
 	}
 	return fromShebang(head)
-}
-
-// cppHeader reports whether a `.h` file's head reads as C++ rather than C.
-// C++ libraries name their headers `.h` (and the C grammar leaves their
-// class bodies as long nameless regions), so a line that only C++ could
-// start with decides: a namespace, a template, a class with a body or a
-// base, an access specifier, a `using` declaration or alias, a C++
-// standard header (no extension) or a name qualified by `std::`.
-func cppHeader(head []byte) bool {
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		if cppLine(string(bytes.TrimSpace(line))) {
-			return true
-		}
-	}
-	return false
-}
-
-// cppLine reports whether one trimmed line can only be C++ (see cppHeader).
-func cppLine(line string) bool {
-	switch {
-	case line == "public:" || line == "private:" || line == "protected:":
-		return true
-	case strings.HasPrefix(line, "std::"):
-		return true
-	case strings.HasPrefix(line, "template <") || strings.HasPrefix(line, "template<"):
-		return true
-	case strings.HasPrefix(line, "using namespace "):
-		return true
-	case strings.HasPrefix(line, "namespace "):
-		rest := strings.TrimSpace(line[len("namespace "):])
-		return rest != "" && (isIdentStart(rest[0]) || rest[0] == '{')
-	case strings.HasPrefix(line, "using "):
-		fields := strings.Fields(line)
-		alias := len(fields) >= 3 && fields[2] == "=" && isIdent(fields[1])
-		return alias || len(fields) >= 2 && strings.Contains(fields[1], "::")
-	case strings.HasPrefix(line, "class "):
-		return cppClass(line[len("class "):])
-	case strings.HasPrefix(line, "#include"):
-		rest := strings.TrimSpace(line[len("#include"):])
-		return standardHeader(rest)
-	}
-	return false
-}
-
-// cppClass reports whether what follows `class ` declares a class: a
-// name, then `{`, `;` or `:` (a base list), possibly after `final`.
-func cppClass(rest string) bool {
-	fields := strings.Fields(strings.NewReplacer("{", " { ", ";", " ; ", ":", " : ").Replace(rest))
-	if len(fields) < 2 || !isIdent(fields[0]) {
-		return false
-	}
-	next := fields[1]
-	if next == "final" && len(fields) > 2 {
-		next = fields[2]
-	}
-	return next == "{" || next == ";" || next == ":"
-}
-
-// standardHeader reports whether an include's operand is a C++ standard
-// header: `<string>`, `<unordered_map>`, with no extension.
-func standardHeader(operand string) bool {
-	if !strings.HasPrefix(operand, "<") {
-		return false
-	}
-	end := strings.IndexByte(operand, '>')
-	if end < 2 {
-		return false
-	}
-	name := operand[1:end]
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// isIdentStart reports whether c can begin a C identifier.
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// isIdent reports whether s is a C identifier.
-func isIdent(s string) bool {
-	if s == "" || !isIdentStart(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; !isIdentStart(c) && !(c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // byDottedName recognises families of names that are neither an exact name
@@ -563,6 +459,3 @@ func Grammars() []string {
 	sort.Strings(names)
 	return names
 }
-
-// cppHeaders switches cppHeader on (a measurement switch).
-var cppHeaders = true
