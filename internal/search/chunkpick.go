@@ -37,8 +37,16 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 	if weights.pickOwnName > 0 && row.Symbols != "" {
 		first, _, _ := strings.Cut(row.Symbols, "\n")
 		name := strings.ToLower(lastSegment(first))
+		stem := "" // the name's stem, made once for all the query's words
 		for _, w := range q.Words {
-			if name == w.Text || tokenize.Stem(name) == w.Stem {
+			if name == w.Text {
+				p += weights.pickOwnName
+				break
+			}
+			if stem == "" {
+				stem = tokenize.Stem(name)
+			}
+			if stem == w.Stem {
 				p += weights.pickOwnName
 				break
 			}
