@@ -317,6 +317,12 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	names := make([]string, len(terms))
 	for i, t := range terms {
 		names[i] = t.term
+		if t.synonym && weights.synonym == 0 {
+			// Its weight stays 0 (weighSynonyms scales it): only the
+			// chunks that name it count (scoreLexical), and nothing reads
+			// the rest of its list.
+			names[i] = namesOnlyTerm(t.term)
+		}
 	}
 	hits, err := e.postings(ctx, snap, names) // without snap's dead chunks
 	if err != nil {

@@ -84,6 +84,11 @@ func scoreFiles(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snap
 	nFiles := float64(len(snap.files))
 	seen := make([]int32, len(snap.files)) // the last term (index+1) that counted the file
 	for ti, qt := range terms {
+		if qt.weight == 0 {
+			// It adds 0 to every file's score (a compound word's parts, a
+			// synonym read for the names only): its list is not walked.
+			continue
+		}
 		df := 0.0
 		for _, h := range hits[ti] {
 			slot := snap.chunkFile[h.Pos]
