@@ -317,7 +317,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	names := make([]string, len(terms))
 	for i, t := range terms {
 		names[i] = t.term
-		if t.synonym && weights.synonym == 0 {
+		if t.synonym && weights.synonym == 0 && namesOnlyLists {
 			// Its weight stays 0 (weighSynonyms scales it): only the
 			// chunks that name it count (scoreLexical), and nothing reads
 			// the rest of its list.

@@ -86,6 +86,10 @@ func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) (
 // the byte.
 const namesOnlyPrefix = "\x00"
 
+// namesOnlyLists switches the names-only lists on; TestNamesOnlyLists
+// turns it off to compare.
+var namesOnlyLists = true
+
 // namesOnlyTerm is term marked for postings to read its names-only list.
 func namesOnlyTerm(term string) string { return namesOnlyPrefix + term }
 
