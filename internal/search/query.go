@@ -37,6 +37,20 @@ type Word struct {
 	Stem  string   // the whole word, stemmed: what the index stores for it
 	Parts []string // stems of its camelCase/snake_case parts when it has several
 	Ident bool     // it looks like a code identifier
+	// longForms are expansions[Stem], looked up once by Analyze rather
+	// than for every candidate a file name is compared for (names);
+	// longFormsSet says they were.
+	longForms    []string
+	longFormsSet bool
+}
+
+// abbreviations are the word's abbreviations and long forms
+// (expansions[w.Stem]).
+func (w *Word) abbreviations() []string {
+	if w.longFormsSet {
+		return w.longForms
+	}
+	return expansions[w.Stem]
 }
 
 // stopWords are words of prose that carry no meaning in a code search.
@@ -85,6 +99,7 @@ func Analyze(raw string) Query {
 		}
 		seen[lower] = true
 		w := Word{Raw: id, Text: lower, Stem: tokenize.Stem(lower), Ident: tokenize.IsIdentifierLike(id)}
+		w.longForms, w.longFormsSet = expansions[w.Stem], true
 		if parts := tokenize.SplitIdentifier(id); len(parts) > 1 {
 			for _, p := range parts {
 				w.Parts = append(w.Parts, tokenize.Stem(p))

@@ -380,8 +380,8 @@ func namedAfterQuery(q Query, base, baseStem string) float64 {
 	if base == "" {
 		return 0
 	}
-	for _, w := range q.Words {
-		if names(w, base, baseStem) {
+	for i := range q.Words {
+		if names(&q.Words[i], base, baseStem) {
 			return 1
 		}
 	}
@@ -423,8 +423,8 @@ func nameEvidenceScale(q Query) float64 {
 
 // names reports whether a file or folder name (lower-cased, without
 // separators, and its stem) is the word, its stem or an abbreviation.
-func names(w Word, base, baseStem string) bool {
-	return base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem)
+func names(w *Word, base, baseStem string) bool {
+	return base == w.Text || baseStem == w.Stem || contains(w.abbreviations(), baseStem)
 }
 
 // fileFacts are what the ranking needs to know of a file's path, computed
