@@ -361,7 +361,8 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if opts.NoRerank {
 		ranked = retrievalOrder(cands, snap)
 	} else {
-		top := topCandidates(cands, weights.rerankDepth)
+		top := topCandidates(cands, weights.rerankDepth, cs.top)
+		cs.top = top[:0]
 		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
 		var implementing map[int32]bool
 		if namesInterface(q, top, snap) {

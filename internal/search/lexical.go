@@ -69,6 +69,7 @@ type candidates struct {
 	slabs [][]candidate // each of cap candidateSlab; pointers into one stay valid
 	used  int           // slabs[:used] hold this search's candidates; the last may have room
 	out   []*candidate  // the list scoreLexical returns, kept for its capacity
+	top   []*candidate  // the list topCandidates returns, likewise
 }
 
 // candidatePool keeps candidates between searches.
@@ -103,7 +104,7 @@ func putCandidates(cs *candidates) {
 	if cap(cs.out) > maxPooledList {
 		cs.out = nil
 	}
-	cs.used, cs.out = 0, cs.out[:0]
+	cs.used, cs.out, cs.top = 0, cs.out[:0], cs.top[:0]
 	candidatePool.Put(cs)
 }
 

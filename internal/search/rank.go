@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -176,9 +177,61 @@ func preScore(q Query, cands []*candidate) {
 }
 
 // topCandidates returns the n best candidates by pre-score, ties by
-// position (chunk id), best first.
-func topCandidates(cands []*candidate, n int) []*candidate {
-	return topK(cands, n, betterCandidate)
+// position (chunk id), best first, in buf's storage when it has room. It
+// is topK(cands, n, betterCandidate) written out for candidates: a search
+// selects a few hundred of up to tens of thousands, and most are turned
+// away by one comparison with the worst kept, without a call.
+func topCandidates(cands []*candidate, n int, buf []*candidate) []*candidate {
+	out := append(buf[:0], cands[:min(n, len(cands))]...)
+	if len(cands) > n && n > 0 {
+		h := candidateHeap(out)
+		h.init()
+		for _, c := range cands[n:] {
+			root := h[0]
+			if c.score < root.score || (c.score == root.score && c.pos > root.pos) {
+				continue // not better than the worst kept
+			}
+			h[0] = c
+			h.down(0)
+		}
+	}
+	slices.SortFunc(out, func(a, b *candidate) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	return out
+}
+
+// candidateHeap is a min-heap by betterCandidate: its root is the worst
+// candidate kept.
+type candidateHeap []*candidate
+
+func (h candidateHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h candidateHeap) down(i int) {
+	for {
+		worst, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && betterCandidate(h[worst], h[l]) {
+			worst = l
+		}
+		if r < len(h) && betterCandidate(h[worst], h[r]) {
+			worst = r
+		}
+		if worst == i {
+			return
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
 }
 
 // betterCandidate orders candidates by pre-score, ties by position.
@@ -403,7 +456,7 @@ func namedAfterSubject(q Query, base, baseStem string) float64 {
 	if len(q.Words) < 2 || base == "" || q.subjectShare > weights.subjectMaxShare {
 		return 0
 	}
-	if names(q.Words[0], base, baseStem) {
+	if names(&q.Words[0], base, baseStem) {
 		return 1
 	}
 	return 0

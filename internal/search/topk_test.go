@@ -71,3 +71,25 @@ func TestTopKMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestTopCandidatesMatchesTopK checks topCandidates, topK written out for
+// candidates, against topK with betterCandidate: the same candidates in
+// the same order, with many tied scores and positions in any order, with
+// and without a buffer to reuse.
+func TestTopCandidatesMatchesTopK(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var buf []*candidate
+	for round := 0; round < 300; round++ {
+		n, k := r.IntN(2000), 1+r.IntN(400)
+		cands := make([]*candidate, n)
+		for i, pos := range r.Perm(n) {
+			cands[i] = &candidate{pos: pos, score: float64(r.IntN(60)) / 7}
+		}
+		want := topK(cands, k, betterCandidate)
+		got := topCandidates(cands, k, buf)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d k=%d: topCandidates differs from topK", n, k)
+		}
+		buf = got[:0]
+	}
+}
