@@ -43,6 +43,9 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 				p += weights.pickOwnName
 				break
 			}
+			if !mayStemTo(name, w.Stem) {
+				continue
+			}
 			if stem == "" {
 				stem = tokenize.Stem(name)
 			}
@@ -141,4 +144,12 @@ func isConstructor(row *store.ChunkMeta) bool {
 		}
 	}
 	return false
+}
+
+// mayStemTo reports whether word's stem can be stem: a stem begins with
+// its word's first tokenize.KeptPrefix bytes, so most names of a file
+// need no stemming to be told apart from the query's words.
+func mayStemTo(word, stem string) bool {
+	k := min(tokenize.KeptPrefix, len(word))
+	return len(stem) >= k && stem[:k] == word[:k]
 }
