@@ -110,9 +110,10 @@ func pickRepresentative(chunks []scored) {
 	if slices.IsSortedFunc(chunks, byKey) {
 		return
 	}
-	scores := make([]float64, len(chunks))
+	var small [32]float64 // most files have few candidates: no allocation
+	scores := small[:0]
 	for i := range chunks {
-		scores[i] = chunks[i].score
+		scores = append(scores, chunks[i].score)
 	}
 	slices.SortStableFunc(chunks, byKey)
 	for i := range chunks {

@@ -363,7 +363,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	} else {
 		top := topCandidates(cands, weights.rerankDepth, cs.top)
 		cs.top = top[:0]
-		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
+		fileScores := cs.files.scoreFiles(q, terms, hits, snap, cands, top)
 		var implementing map[int32]bool
 		if namesInterface(q, top, snap) {
 			impl, err := snap.implementersOf(ctx, e.st)
@@ -372,7 +372,8 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			}
 			implementing = implementerFiles(q, impl)
 		}
-		ranked = rerank(q, top, snap, fileScores, implementing)
+		ranked = rerankInto(cs.ranked, q, top, snap, fileScores, implementing)
+		cs.ranked = ranked[:0]
 	}
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, snap, ranked)

@@ -247,8 +247,17 @@ func betterCandidate(a, b *candidate) bool {
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
+	return rerankInto(nil, q, cands, snap, files, implementing)
+}
+
+// rerankInto is rerank returning its list in buf's storage when it has
+// room (the search's candidates keep it between searches).
+func rerankInto(buf []scored, q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
-	out := make([]scored, 0, len(cands))
+	out := buf[:0]
+	if cap(out) < len(cands) {
+		out = make([]scored, 0, len(cands))
+	}
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
