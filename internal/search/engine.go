@@ -372,8 +372,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			}
 			implementing = implementerFiles(q, impl)
 		}
-		ranked = rerankInto(cs.ranked, q, top, snap, fileScores, implementing)
-		cs.ranked = ranked[:0]
+		ranked = cs.rank.rerank(q, top, snap, fileScores, implementing)
 	}
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, snap, ranked)

@@ -66,12 +66,12 @@ const candidateSlab = 256
 // thousands of candidates, ~90 KB, which it drops once it answered. The
 // candidates of a search are valid until it gives them back.
 type candidates struct {
-	slabs  [][]candidate // each of cap candidateSlab; pointers into one stay valid
-	used   int           // slabs[:used] hold this search's candidates; the last may have room
-	out    []*candidate  // the list scoreLexical returns, kept for its capacity
-	top    []*candidate  // the list topCandidates returns, likewise
-	files  fileScratch   // scoreFiles' tables
-	ranked []scored      // the list rerank returns, kept for its capacity
+	slabs [][]candidate // each of cap candidateSlab; pointers into one stay valid
+	used  int           // slabs[:used] hold this search's candidates; the last may have room
+	out   []*candidate  // the list scoreLexical returns, kept for its capacity
+	top   []*candidate  // the list topCandidates returns, likewise
+	files fileScratch   // scoreFiles' tables
+	rank  rankScratch   // rerank's lists
 }
 
 // candidatePool keeps candidates between searches.
@@ -106,8 +106,10 @@ func putCandidates(cs *candidates) {
 	if cap(cs.out) > maxPooledList {
 		cs.out = nil
 	}
-	clear(cs.ranked[:cap(cs.ranked)]) // rows of the snapshot searched: not kept alive by the pool
-	cs.used, cs.out, cs.top, cs.ranked = 0, cs.out[:0], cs.top[:0], cs.ranked[:0]
+	// The rows of the snapshot searched are not kept alive by the pool.
+	clear(cs.rank.ranked[:cap(cs.rank.ranked)])
+	clear(cs.rank.sorted[:cap(cs.rank.sorted)])
+	cs.used, cs.out, cs.top = 0, cs.out[:0], cs.top[:0]
 	candidatePool.Put(cs)
 }
 

@@ -247,17 +247,25 @@ func betterCandidate(a, b *candidate) bool {
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
-	return rerankInto(nil, q, cands, snap, files, implementing)
+	return new(rankScratch).rerank(q, cands, snap, files, implementing)
 }
 
-// rerankInto is rerank returning its list in buf's storage when it has
-// room (the search's candidates keep it between searches).
-func rerankInto(buf []scored, q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
+// rankScratch holds what rerank works in, kept between searches with
+// their candidates (candidates.rank). What rerank returns is valid until
+// the next call.
+type rankScratch struct {
+	ranked []scored // the list rerank returns
+	sorted []scored // groupByFile's copy
+	keys   []uint64 // groupByFile's keys
+}
+
+// rerank is rerank in sc's storage.
+func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
-	out := buf[:0]
-	if cap(out) < len(cands) {
-		out = make([]scored, 0, len(cands))
+	if cap(sc.ranked) < len(cands) {
+		sc.ranked = make([]scored, 0, len(cands))
 	}
+	out := sc.ranked[:0]
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
@@ -290,16 +298,34 @@ func rerankInto(buf []scored, q Query, cands []*candidate, snap *snapshot, files
 	}
 	// File evidence and diversity both work file by file: group each
 	// file's chunks, best first.
-	slices.SortFunc(out, func(a, b scored) int {
-		if a.slot != b.slot {
-			return int(a.slot - b.slot)
-		}
-		return compareInFile(a, b)
-	})
+	sc.groupByFile(out)
 	eachFile(out, pickRepresentative)
 	eachFile(out, addFileEvidence)
 	eachFile(out, diversify)
 	return out
+}
+
+// groupByFile orders s by file slot, each file's chunks by compareInFile:
+// the order of sorting by slot then compareInFile, which it is. The slots
+// are sorted as integers, without a call per comparison, and only the
+// files with several chunks, few each, compare their chunks.
+func (sc *rankScratch) groupByFile(s []scored) {
+	keys := sc.keys[:0] // slot, then index in s
+	for i := range s {
+		keys = append(keys, uint64(uint32(s[i].slot))<<32|uint64(i))
+	}
+	slices.Sort(keys)
+	sorted := sc.sorted[:0]
+	for _, k := range keys {
+		sorted = append(sorted, s[uint32(k)])
+	}
+	copy(s, sorted)
+	sc.keys, sc.sorted = keys[:0], sorted[:0]
+	eachFile(s, func(chunks []scored) {
+		if len(chunks) > 1 {
+			slices.SortFunc(chunks, compareInFile)
+		}
+	})
 }
 
 // fileMultiplier is the product of the demotions that apply to a whole
@@ -623,8 +649,14 @@ func typeDefinition(q Query, row *store.ChunkMeta) float64 {
 
 // lastSegment is the final name of a qualified symbol (pkg.Type → Type).
 func lastSegment(sym string) string {
-	if i := strings.LastIndexAny(sym, ".:#>"); i >= 0 {
-		return sym[i+1:]
+	// strings.LastIndexAny(sym, ".:#>") written out: it builds its set of
+	// bytes on every call, and this runs several times per candidate. The
+	// separators are ASCII, which no byte of a longer UTF-8 sequence is.
+	for i := len(sym) - 1; i >= 0; i-- {
+		switch sym[i] {
+		case '.', ':', '#', '>':
+			return sym[i+1:]
+		}
 	}
 	return sym
 }
