@@ -299,10 +299,17 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 	// File evidence and diversity both work file by file: group each
 	// file's chunks, best first.
 	sc.groupByFile(out)
-	eachFile(out, pickRepresentative)
-	eachFile(out, addFileEvidence)
-	eachFile(out, diversify)
+	eachFile(out, settleFile)
 	return out
+}
+
+// settleFile applies to one file's chunks, given best first, what works
+// file by file, in order: pickRepresentative, addFileEvidence, diversify
+// (in one pass over the files rather than three).
+func settleFile(chunks []scored) {
+	pickRepresentative(chunks)
+	addFileEvidence(chunks)
+	diversify(chunks)
 }
 
 // groupByFile orders s by file slot, each file's chunks by compareInFile:
