@@ -266,12 +266,20 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		sc.ranked = make([]scored, 0, len(cands))
 	}
 	out := sc.ranked[:0]
+	var quals []qualifiedName
+	if q.Symbolic {
+		quals = qualifiedNames(q.Raw)
+	}
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
 		slot := snap.chunkFile[c.pos]
 		facts := snap.facts[slot]
-		s += weights.exactSymbol*exactSymbolMatch(q, row) + weights.qualified*qualifiedSymbolMatch(q, row, facts.base)
+		qualified := 0.0
+		if q.Symbolic && row.Symbols != "" {
+			qualified = qualifiedMatch(quals, row, facts.base)
+		}
+		s += weights.exactSymbol*exactSymbolMatch(q, row) + weights.qualified*qualified
 		s += weights.typeDefinition * typeDefinition(q, row)
 		// What the file's name says is evidence about the file, counted for
 		// its first chunk only (see diversify).
@@ -430,8 +438,23 @@ func qualifiedSymbolMatch(q Query, row *store.ChunkMeta, base string) float64 {
 	if !q.Symbolic || row.Symbols == "" {
 		return 0
 	}
-	best := 0.0
-	for _, field := range strings.Fields(q.Raw) {
+	return qualifiedMatch(qualifiedNames(q.Raw), row, base)
+}
+
+// qualifiedName is a qualified name of a query (Runner.prototype.grep):
+// its member and its qualifiers, each as written and as a file's base
+// name is kept (lower-cased, without separators).
+type qualifiedName struct {
+	member     string
+	qualifiers []string
+	asBase     []string
+}
+
+// qualifiedNames are the qualified names of a raw query, split once per
+// search rather than for every candidate.
+func qualifiedNames(raw string) []qualifiedName {
+	var out []qualifiedName
+	for _, field := range strings.Fields(raw) {
 		field = strings.Trim(field, "`'\"()[]{},;")
 		member := lastSegment(field)
 		if member == field || member == "" {
@@ -442,16 +465,30 @@ func qualifiedSymbolMatch(q Query, row *store.ChunkMeta, base string) float64 {
 		qualifiers := strings.FieldsFunc(strings.TrimSuffix(field, member), func(r rune) bool {
 			return r == '.' || r == ':' || r == '#' || r == '>' || r == '-'
 		})
+		asBase := make([]string, len(qualifiers))
+		for i, qual := range qualifiers {
+			asBase[i] = nameSeparators.Replace(strings.ToLower(qual))
+		}
+		out = append(out, qualifiedName{member: member, qualifiers: qualifiers, asBase: asBase})
+	}
+	return out
+}
+
+// qualifiedMatch is qualifiedSymbolMatch over the query's qualified
+// names.
+func qualifiedMatch(names []qualifiedName, row *store.ChunkMeta, base string) float64 {
+	best := 0.0
+	for _, n := range names {
 		for rest := row.Symbols; rest != ""; {
 			var sym string
 			sym, rest, _ = strings.Cut(rest, "\n")
-			if lastSegment(sym) != member {
+			if lastSegment(sym) != n.member {
 				continue
 			}
 			score := 0.5
-			own := lastSegment(strings.TrimRight(strings.TrimSuffix(sym, member), ".:#>-"))
-			for _, qual := range qualifiers {
-				if nameSeparators.Replace(strings.ToLower(qual)) == base || qual == own {
+			own := lastSegment(strings.TrimRight(strings.TrimSuffix(sym, n.member), ".:#>-"))
+			for i, qual := range n.qualifiers {
+				if n.asBase[i] == base || qual == own {
 					score = 1
 				}
 			}
