@@ -200,16 +200,23 @@ func weighSynonyms(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 // weighByUse scales the weight of each term pick selects by the share of
 // its document frequency in its own and its word's together.
 func weighByUse(q Query, terms []queryTerm, hits [][]store.PostingAt, pick func(queryTerm) bool) {
-	df := map[string]int{}
-	for ti, t := range terms {
-		df[t.term] = len(hits[ti])
+	// A term's document frequency is the length of its list; the terms
+	// are distinct and few, so the word's own is found by a scan rather
+	// than a map made per search.
+	df := func(term string) int {
+		for ti, t := range terms {
+			if t.term == term {
+				return len(hits[ti])
+			}
+		}
+		return 0
 	}
 	for ti := range terms {
 		t := &terms[ti]
 		if !pick(*t) {
 			continue
 		}
-		own, alt := df[q.Words[t.word].Stem], df[t.term]
+		own, alt := df(q.Words[t.word].Stem), len(hits[ti])
 		if own+alt > 0 {
 			t.weight *= float64(alt) / float64(own+alt)
 		}
