@@ -32,7 +32,7 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 	}
 	if weights.pickLength > 0 {
 		lines := float64(row.EndLine - row.StartLine + 1)
-		p += weights.pickLength * min(1, math.Log(max(lines, 1))/math.Log(200))
+		p += weights.pickLength * min(1, math.Log(max(lines, 1))/log200)
 	}
 	if weights.pickOwnName > 0 && row.Symbols != "" {
 		first, _, _ := strings.Cut(row.Symbols, "\n")
@@ -57,6 +57,10 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 	}
 	return p
 }
+
+// log200 is math.Log(200), the length in lines (as a logarithm) at which
+// chunkPrior's length prior is full, computed once.
+var log200 = math.Log(200)
 
 // pickSubject is the symbol share (preScore) a chunk owes to query words
 // that its file's name also holds (hits: those words among the chunk's
