@@ -32,13 +32,24 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 	}
 	if weights.pickLength > 0 {
 		lines := float64(row.EndLine - row.StartLine + 1)
-		p += weights.pickLength * min(1, math.Log(max(lines, 1))/math.Log(200))
+		p += weights.pickLength * min(1, math.Log(max(lines, 1))/log200)
 	}
 	if weights.pickOwnName > 0 && row.Symbols != "" {
 		first, _, _ := strings.Cut(row.Symbols, "\n")
 		name := strings.ToLower(lastSegment(first))
+		stem := "" // the name's stem, made once for all the query's words
 		for _, w := range q.Words {
-			if name == w.Text || tokenize.Stem(name) == w.Stem {
+			if name == w.Text {
+				p += weights.pickOwnName
+				break
+			}
+			if !mayStemTo(name, w.Stem) {
+				continue
+			}
+			if stem == "" {
+				stem = tokenize.Stem(name)
+			}
+			if stem == w.Stem {
 				p += weights.pickOwnName
 				break
 			}
@@ -46,6 +57,10 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 	}
 	return p
 }
+
+// log200 is math.Log(200), the length in lines (as a logarithm) at which
+// chunkPrior's length prior is full, computed once.
+var log200 = math.Log(200)
 
 // pickSubject is the symbol share (preScore) a chunk owes to query words
 // that its file's name also holds (hits: those words among the chunk's
@@ -99,9 +114,10 @@ func pickRepresentative(chunks []scored) {
 	if slices.IsSortedFunc(chunks, byKey) {
 		return
 	}
-	scores := make([]float64, len(chunks))
+	var small [32]float64 // most files have few candidates: no allocation
+	scores := small[:0]
 	for i := range chunks {
-		scores[i] = chunks[i].score
+		scores = append(scores, chunks[i].score)
 	}
 	slices.SortStableFunc(chunks, byKey)
 	for i := range chunks {
@@ -133,4 +149,12 @@ func isConstructor(row *store.ChunkMeta) bool {
 		}
 	}
 	return false
+}
+
+// mayStemTo reports whether word's stem can be stem: a stem begins with
+// its word's first tokenize.KeptPrefix bytes, so most names of a file
+// need no stemming to be told apart from the query's words.
+func mayStemTo(word, stem string) bool {
+	k := min(tokenize.KeptPrefix, len(word))
+	return len(stem) >= k && stem[:k] == word[:k]
 }

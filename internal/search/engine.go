@@ -317,6 +317,12 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	names := make([]string, len(terms))
 	for i, t := range terms {
 		names[i] = t.term
+		if t.synonym && weights.synonym == 0 && namesOnlyLists {
+			// Its weight stays 0 (weighSynonyms scales it): only the
+			// chunks that name it count (scoreLexical), and nothing reads
+			// the rest of its list.
+			names[i] = namesOnlyTerm(t.term)
+		}
 	}
 	hits, err := e.postings(ctx, snap, names) // without snap's dead chunks
 	if err != nil {
@@ -355,8 +361,9 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if opts.NoRerank {
 		ranked = retrievalOrder(cands, snap)
 	} else {
-		top := topCandidates(cands, weights.rerankDepth)
-		fileScores := scoreFiles(q, terms, hits, snap, cands, top)
+		top := topCandidates(cands, weights.rerankDepth, cs.top)
+		cs.top = top[:0]
+		fileScores := cs.files.scoreFiles(q, terms, hits, snap, cands, top)
 		var implementing map[int32]bool
 		if namesInterface(q, top, snap) {
 			impl, err := snap.implementersOf(ctx, e.st)
@@ -365,7 +372,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			}
 			implementing = implementerFiles(q, impl)
 		}
-		ranked = rerank(q, top, snap, fileScores, implementing)
+		ranked = cs.rank.rerank(q, top, snap, fileScores, implementing)
 	}
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, snap, ranked)

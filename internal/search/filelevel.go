@@ -66,24 +66,59 @@ type fileScore struct {
 // files are scored. The result is indexed by file slot; files not scored
 // are nil.
 func scoreFiles(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, all, top []*candidate) []*fileScore {
-	words := make([]uint16, len(snap.files))
+	return new(fileScratch).scoreFiles(q, terms, hits, snap, all, top)
+}
+
+// fileScratch holds what scoreFiles works in, kept between searches with
+// their candidates (candidates.files) so that a search does not allocate
+// three tables the size of the index's file list and a score per file.
+// What scoreFiles returns is valid until the next call.
+type fileScratch struct {
+	words  []uint16
+	bySlot []*fileScore
+	seen   []int32
+	scores []fileScore
+	files  []*fileScore
+	tfws   []float64
+}
+
+// scoreFiles is scoreFiles in sc's storage.
+func (sc *fileScratch) scoreFiles(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snapshot, all, top []*candidate) []*fileScore {
+	n := len(snap.files)
+	words := zeroed(&sc.words, n)
 	for _, c := range all {
 		words[snap.chunkFile[c.pos]] |= c.anyHit
 	}
-	bySlot := make([]*fileScore, len(snap.files))
-	var files []*fileScore
-	tfws := make([]float64, 0, len(top)*len(terms)) // every file's tfw, in one allocation
+	bySlot := zeroed(&sc.bySlot, n)
+	files := sc.files[:0]
+	if cap(sc.scores) < len(top) {
+		sc.scores = make([]fileScore, 0, len(top)) // never grows below: pointers into it stay valid
+	}
+	scores := sc.scores[:0]
+	if cap(sc.tfws) < len(top)*len(terms) {
+		sc.tfws = make([]float64, len(top)*len(terms))
+	}
+	tfws := sc.tfws[:0] // every file's tfw, in one array
 	for _, c := range top {
 		slot := snap.chunkFile[c.pos]
 		if bySlot[slot] == nil {
 			tfws = tfws[:len(tfws)+len(terms)]
-			bySlot[slot] = &fileScore{slot: slot, tfw: tfws[len(tfws)-len(terms):], words: words[slot]}
+			tfw := tfws[len(tfws)-len(terms):]
+			clear(tfw)
+			scores = append(scores, fileScore{slot: slot, tfw: tfw, words: words[slot]})
+			bySlot[slot] = &scores[len(scores)-1]
 			files = append(files, bySlot[slot])
 		}
 	}
+	sc.files = files
 	nFiles := float64(len(snap.files))
-	seen := make([]int32, len(snap.files)) // the last term (index+1) that counted the file
+	seen := zeroed(&sc.seen, n) // the last term (index+1) that counted the file
 	for ti, qt := range terms {
+		if qt.weight == 0 {
+			// It adds 0 to every file's score (a compound word's parts, a
+			// synonym read for the names only): its list is not walked.
+			continue
+		}
 		df := 0.0
 		for _, h := range hits[ti] {
 			slot := snap.chunkFile[h.Pos]
@@ -133,3 +168,14 @@ func scoreFiles(q Query, terms []queryTerm, hits [][]store.PostingAt, snap *snap
 
 // fileB is BM25's length normalisation for whole files.
 var fileB = 0.5
+
+// zeroed returns (*buf)[:n], all zero, growing *buf when it is shorter.
+func zeroed[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+		return *buf
+	}
+	*buf = (*buf)[:n]
+	clear(*buf)
+	return *buf
+}

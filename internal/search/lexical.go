@@ -69,6 +69,9 @@ type candidates struct {
 	slabs [][]candidate // each of cap candidateSlab; pointers into one stay valid
 	used  int           // slabs[:used] hold this search's candidates; the last may have room
 	out   []*candidate  // the list scoreLexical returns, kept for its capacity
+	top   []*candidate  // the list topCandidates returns, likewise
+	files fileScratch   // scoreFiles' tables
+	rank  rankScratch   // rerank's lists
 }
 
 // candidatePool keeps candidates between searches.
@@ -103,7 +106,10 @@ func putCandidates(cs *candidates) {
 	if cap(cs.out) > maxPooledList {
 		cs.out = nil
 	}
-	cs.used, cs.out = 0, cs.out[:0]
+	// The rows of the snapshot searched are not kept alive by the pool.
+	clear(cs.rank.ranked[:cap(cs.rank.ranked)])
+	clear(cs.rank.sorted[:cap(cs.rank.sorted)])
+	cs.used, cs.out, cs.top = 0, cs.out[:0], cs.top[:0]
 	candidatePool.Put(cs)
 }
 

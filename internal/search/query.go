@@ -37,6 +37,20 @@ type Word struct {
 	Stem  string   // the whole word, stemmed: what the index stores for it
 	Parts []string // stems of its camelCase/snake_case parts when it has several
 	Ident bool     // it looks like a code identifier
+	// longForms are expansions[Stem], looked up once by Analyze rather
+	// than for every candidate a file name is compared for (names);
+	// longFormsSet says they were.
+	longForms    []string
+	longFormsSet bool
+}
+
+// abbreviations are the word's abbreviations and long forms
+// (expansions[w.Stem]).
+func (w *Word) abbreviations() []string {
+	if w.longFormsSet {
+		return w.longForms
+	}
+	return expansions[w.Stem]
 }
 
 // stopWords are words of prose that carry no meaning in a code search.
@@ -85,6 +99,7 @@ func Analyze(raw string) Query {
 		}
 		seen[lower] = true
 		w := Word{Raw: id, Text: lower, Stem: tokenize.Stem(lower), Ident: tokenize.IsIdentifierLike(id)}
+		w.longForms, w.longFormsSet = expansions[w.Stem], true
 		if parts := tokenize.SplitIdentifier(id); len(parts) > 1 {
 			for _, p := range parts {
 				w.Parts = append(w.Parts, tokenize.Stem(p))
@@ -185,16 +200,23 @@ func weighSynonyms(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 // weighByUse scales the weight of each term pick selects by the share of
 // its document frequency in its own and its word's together.
 func weighByUse(q Query, terms []queryTerm, hits [][]store.PostingAt, pick func(queryTerm) bool) {
-	df := map[string]int{}
-	for ti, t := range terms {
-		df[t.term] = len(hits[ti])
+	// A term's document frequency is the length of its list; the terms
+	// are distinct and few, so the word's own is found by a scan rather
+	// than a map made per search.
+	df := func(term string) int {
+		for ti, t := range terms {
+			if t.term == term {
+				return len(hits[ti])
+			}
+		}
+		return 0
 	}
 	for ti := range terms {
 		t := &terms[ti]
 		if !pick(*t) {
 			continue
 		}
-		own, alt := df[q.Words[t.word].Stem], df[t.term]
+		own, alt := df(q.Words[t.word].Stem), len(hits[ti])
 		if own+alt > 0 {
 			t.weight *= float64(alt) / float64(own+alt)
 		}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -176,9 +177,61 @@ func preScore(q Query, cands []*candidate) {
 }
 
 // topCandidates returns the n best candidates by pre-score, ties by
-// position (chunk id), best first.
-func topCandidates(cands []*candidate, n int) []*candidate {
-	return topK(cands, n, betterCandidate)
+// position (chunk id), best first, in buf's storage when it has room. It
+// is topK(cands, n, betterCandidate) written out for candidates: a search
+// selects a few hundred of up to tens of thousands, and most are turned
+// away by one comparison with the worst kept, without a call.
+func topCandidates(cands []*candidate, n int, buf []*candidate) []*candidate {
+	out := append(buf[:0], cands[:min(n, len(cands))]...)
+	if len(cands) > n && n > 0 {
+		h := candidateHeap(out)
+		h.init()
+		for _, c := range cands[n:] {
+			root := h[0]
+			if c.score < root.score || (c.score == root.score && c.pos > root.pos) {
+				continue // not better than the worst kept
+			}
+			h[0] = c
+			h.down(0)
+		}
+	}
+	slices.SortFunc(out, func(a, b *candidate) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	return out
+}
+
+// candidateHeap is a min-heap by betterCandidate: its root is the worst
+// candidate kept.
+type candidateHeap []*candidate
+
+func (h candidateHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h candidateHeap) down(i int) {
+	for {
+		worst, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && betterCandidate(h[worst], h[l]) {
+			worst = l
+		}
+		if r < len(h) && betterCandidate(h[worst], h[r]) {
+			worst = r
+		}
+		if worst == i {
+			return
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
 }
 
 // betterCandidate orders candidates by pre-score, ties by position.
@@ -194,14 +247,39 @@ func betterCandidate(a, b *candidate) bool {
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
+	return new(rankScratch).rerank(q, cands, snap, files, implementing)
+}
+
+// rankScratch holds what rerank works in, kept between searches with
+// their candidates (candidates.rank). What rerank returns is valid until
+// the next call.
+type rankScratch struct {
+	ranked []scored // the list rerank returns
+	sorted []scored // groupByFile's copy
+	keys   []uint64 // groupByFile's keys
+}
+
+// rerank is rerank in sc's storage.
+func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
-	out := make([]scored, 0, len(cands))
+	if cap(sc.ranked) < len(cands) {
+		sc.ranked = make([]scored, 0, len(cands))
+	}
+	out := sc.ranked[:0]
+	var quals []qualifiedName
+	if q.Symbolic {
+		quals = qualifiedNames(q.Raw)
+	}
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
 		slot := snap.chunkFile[c.pos]
 		facts := snap.facts[slot]
-		s += weights.exactSymbol*exactSymbolMatch(q, row) + weights.qualified*qualifiedSymbolMatch(q, row, facts.base)
+		qualified := 0.0
+		if q.Symbolic && row.Symbols != "" {
+			qualified = qualifiedMatch(quals, row, facts.base)
+		}
+		s += weights.exactSymbol*exactSymbolMatch(q, row) + weights.qualified*qualified
 		s += weights.typeDefinition * typeDefinition(q, row)
 		// What the file's name says is evidence about the file, counted for
 		// its first chunk only (see diversify).
@@ -228,16 +306,41 @@ func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, imp
 	}
 	// File evidence and diversity both work file by file: group each
 	// file's chunks, best first.
-	slices.SortFunc(out, func(a, b scored) int {
-		if a.slot != b.slot {
-			return int(a.slot - b.slot)
-		}
-		return compareInFile(a, b)
-	})
-	eachFile(out, pickRepresentative)
-	eachFile(out, addFileEvidence)
-	eachFile(out, diversify)
+	sc.groupByFile(out)
+	eachFile(out, settleFile)
 	return out
+}
+
+// settleFile applies to one file's chunks, given best first, what works
+// file by file, in order: pickRepresentative, addFileEvidence, diversify
+// (in one pass over the files rather than three).
+func settleFile(chunks []scored) {
+	pickRepresentative(chunks)
+	addFileEvidence(chunks)
+	diversify(chunks)
+}
+
+// groupByFile orders s by file slot, each file's chunks by compareInFile:
+// the order of sorting by slot then compareInFile, which it is. The slots
+// are sorted as integers, without a call per comparison, and only the
+// files with several chunks, few each, compare their chunks.
+func (sc *rankScratch) groupByFile(s []scored) {
+	keys := sc.keys[:0] // slot, then index in s
+	for i := range s {
+		keys = append(keys, uint64(uint32(s[i].slot))<<32|uint64(i))
+	}
+	slices.Sort(keys)
+	sorted := sc.sorted[:0]
+	for _, k := range keys {
+		sorted = append(sorted, s[uint32(k)])
+	}
+	copy(s, sorted)
+	sc.keys, sc.sorted = keys[:0], sorted[:0]
+	eachFile(s, func(chunks []scored) {
+		if len(chunks) > 1 {
+			slices.SortFunc(chunks, compareInFile)
+		}
+	})
 }
 
 // fileMultiplier is the product of the demotions that apply to a whole
@@ -335,8 +438,23 @@ func qualifiedSymbolMatch(q Query, row *store.ChunkMeta, base string) float64 {
 	if !q.Symbolic || row.Symbols == "" {
 		return 0
 	}
-	best := 0.0
-	for _, field := range strings.Fields(q.Raw) {
+	return qualifiedMatch(qualifiedNames(q.Raw), row, base)
+}
+
+// qualifiedName is a qualified name of a query (Runner.prototype.grep):
+// its member and its qualifiers, each as written and as a file's base
+// name is kept (lower-cased, without separators).
+type qualifiedName struct {
+	member     string
+	qualifiers []string
+	asBase     []string
+}
+
+// qualifiedNames are the qualified names of a raw query, split once per
+// search rather than for every candidate.
+func qualifiedNames(raw string) []qualifiedName {
+	var out []qualifiedName
+	for _, field := range strings.Fields(raw) {
 		field = strings.Trim(field, "`'\"()[]{},;")
 		member := lastSegment(field)
 		if member == field || member == "" {
@@ -347,16 +465,30 @@ func qualifiedSymbolMatch(q Query, row *store.ChunkMeta, base string) float64 {
 		qualifiers := strings.FieldsFunc(strings.TrimSuffix(field, member), func(r rune) bool {
 			return r == '.' || r == ':' || r == '#' || r == '>' || r == '-'
 		})
+		asBase := make([]string, len(qualifiers))
+		for i, qual := range qualifiers {
+			asBase[i] = nameSeparators.Replace(strings.ToLower(qual))
+		}
+		out = append(out, qualifiedName{member: member, qualifiers: qualifiers, asBase: asBase})
+	}
+	return out
+}
+
+// qualifiedMatch is qualifiedSymbolMatch over the query's qualified
+// names.
+func qualifiedMatch(names []qualifiedName, row *store.ChunkMeta, base string) float64 {
+	best := 0.0
+	for _, n := range names {
 		for rest := row.Symbols; rest != ""; {
 			var sym string
 			sym, rest, _ = strings.Cut(rest, "\n")
-			if lastSegment(sym) != member {
+			if lastSegment(sym) != n.member {
 				continue
 			}
 			score := 0.5
-			own := lastSegment(strings.TrimRight(strings.TrimSuffix(sym, member), ".:#>-"))
-			for _, qual := range qualifiers {
-				if nameSeparators.Replace(strings.ToLower(qual)) == base || qual == own {
+			own := lastSegment(strings.TrimRight(strings.TrimSuffix(sym, n.member), ".:#>-"))
+			for i, qual := range n.qualifiers {
+				if n.asBase[i] == base || qual == own {
 					score = 1
 				}
 			}
@@ -380,8 +512,8 @@ func namedAfterQuery(q Query, base, baseStem string) float64 {
 	if base == "" {
 		return 0
 	}
-	for _, w := range q.Words {
-		if names(w, base, baseStem) {
+	for i := range q.Words {
+		if names(&q.Words[i], base, baseStem) {
 			return 1
 		}
 	}
@@ -403,7 +535,7 @@ func namedAfterSubject(q Query, base, baseStem string) float64 {
 	if len(q.Words) < 2 || base == "" || q.subjectShare > weights.subjectMaxShare {
 		return 0
 	}
-	if names(q.Words[0], base, baseStem) {
+	if names(&q.Words[0], base, baseStem) {
 		return 1
 	}
 	return 0
@@ -423,8 +555,8 @@ func nameEvidenceScale(q Query) float64 {
 
 // names reports whether a file or folder name (lower-cased, without
 // separators, and its stem) is the word, its stem or an abbreviation.
-func names(w Word, base, baseStem string) bool {
-	return base == w.Text || baseStem == w.Stem || contains(expansions[w.Stem], baseStem)
+func names(w *Word, base, baseStem string) bool {
+	return base == w.Text || baseStem == w.Stem || contains(w.abbreviations(), baseStem)
 }
 
 // fileFacts are what the ranking needs to know of a file's path, computed
@@ -561,8 +693,14 @@ func typeDefinition(q Query, row *store.ChunkMeta) float64 {
 
 // lastSegment is the final name of a qualified symbol (pkg.Type → Type).
 func lastSegment(sym string) string {
-	if i := strings.LastIndexAny(sym, ".:#>"); i >= 0 {
-		return sym[i+1:]
+	// strings.LastIndexAny(sym, ".:#>") written out: it builds its set of
+	// bytes on every call, and this runs several times per candidate. The
+	// separators are ASCII, which no byte of a longer UTF-8 sequence is.
+	for i := len(sym) - 1; i >= 0; i-- {
+		switch sym[i] {
+		case '.', ':', '#', '>':
+			return sym[i+1:]
+		}
 	}
 	return sym
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lore-dev/lore/internal/store"
 )
 
 func TestTopK(t *testing.T) {
@@ -68,6 +70,57 @@ func TestTopKMatchesSort(t *testing.T) {
 		want = want[:min(k, n)]
 		if got := topK(items, k, better); !slices.Equal(got, want) {
 			t.Fatalf("n=%d k=%d: topK differs from sorting", n, k)
+		}
+	}
+}
+
+// TestTopCandidatesMatchesTopK checks topCandidates, topK written out for
+// candidates, against topK with betterCandidate: the same candidates in
+// the same order, with many tied scores and positions in any order, with
+// and without a buffer to reuse.
+func TestTopCandidatesMatchesTopK(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var buf []*candidate
+	for round := 0; round < 300; round++ {
+		n, k := r.IntN(2000), 1+r.IntN(400)
+		cands := make([]*candidate, n)
+		for i, pos := range r.Perm(n) {
+			cands[i] = &candidate{pos: pos, score: float64(r.IntN(60)) / 7}
+		}
+		want := topK(cands, k, betterCandidate)
+		got := topCandidates(cands, k, buf)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d k=%d: topCandidates differs from topK", n, k)
+		}
+		buf = got[:0]
+	}
+}
+
+// TestGroupByFile checks groupByFile against the sort it replaces: by
+// slot, then compareInFile, with tied scores and start lines.
+func TestGroupByFile(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var sc rankScratch
+	for round := 0; round < 300; round++ {
+		n := r.IntN(400)
+		rows := make([]store.ChunkMeta, n)
+		s := make([]scored, n)
+		for i := range s {
+			rows[i] = store.ChunkMeta{ID: int64(r.IntN(1000)), StartLine: int32(r.IntN(5))}
+			s[i] = scored{row: &rows[i], slot: int32(r.IntN(1 + n/3)), score: float64(r.IntN(4)) / 3}
+		}
+		want := slices.Clone(s)
+		slices.SortFunc(want, func(a, b scored) int {
+			if a.slot != b.slot {
+				return int(a.slot - b.slot)
+			}
+			return compareInFile(a, b)
+		})
+		sc.groupByFile(s)
+		for i := range s {
+			if s[i].slot != want[i].slot || s[i].score != want[i].score || compareInFile(s[i], want[i]) != 0 {
+				t.Fatalf("n=%d: groupByFile differs from sorting at %d", n, i)
+			}
 		}
 	}
 }

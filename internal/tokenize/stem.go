@@ -8,6 +8,9 @@ import "strings"
 // "throttle" → "throttl". It is a light, suffix-stripping stemmer in the
 // spirit of Porter's, tuned to be conservative on short words. Terms with
 // digits or underscores (identifiers) are returned unchanged.
+//
+// A stem always begins with the first KeptPrefix bytes of its word (all
+// of it when shorter): no rule leaves fewer before its suffix.
 func Stem(t string) string {
 	if len(t) <= 3 || strings.IndexFunc(t, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
 		return t
@@ -51,6 +54,11 @@ func dropFinalY(t string) string {
 	}
 	return t
 }
+
+// KeptPrefix is how many leading bytes of a word its stem always keeps:
+// the least minStem of suffixRules. A caller may skip stemming a word
+// whose first bytes differ from a stem it compares with.
+const KeptPrefix = 2
 
 type suffixRule struct {
 	suffix  string

@@ -1,6 +1,10 @@
 package tokenize
 
-import "testing"
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 func TestStemGroups(t *testing.T) {
 	// Each group must fold to one stem.
@@ -52,5 +56,33 @@ func TestStemLeavesShortAndIdentifiers(t *testing.T) {
 	}
 	if Stem("status") == Stem("state") {
 		t.Errorf("status and state fold together")
+	}
+}
+
+// TestStemKeepsPrefix checks KeptPrefix: every rule leaves at least that
+// many bytes before its suffix, and the stems of random words over a few
+// letters that make the suffixes often, and of suffix-laden words, begin
+// with the word's first KeptPrefix bytes.
+func TestStemKeepsPrefix(t *testing.T) {
+	for _, r := range suffixRules {
+		if r.minStem < KeptPrefix {
+			t.Fatalf("rule %q leaves %d bytes, fewer than KeptPrefix", r.suffix, r.minStem)
+		}
+	}
+	words := []string{"asses", "usses", "isses", "izations", "ications", "essness", "yies", "eyed", "ssss", "bees"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const letters = "aeiosynzltdgrmc"
+	for i := 0; i < 200000; i++ {
+		b := make([]byte, 1+rng.IntN(12))
+		for j := range b {
+			b[j] = letters[rng.IntN(len(letters))]
+		}
+		words = append(words, string(b))
+	}
+	for _, w := range words {
+		k := min(KeptPrefix, len(w))
+		if s := Stem(w); !strings.HasPrefix(s, w[:k]) {
+			t.Fatalf("Stem(%q) = %q does not begin with %q", w, s, w[:k])
+		}
 	}
 }
