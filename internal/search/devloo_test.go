@@ -57,7 +57,6 @@ func rankingSwitches() []rankingSwitch {
 	w := &weights
 	sw := []rankingSwitch{
 		{name: "word coverage", off: zero(&w.coverage)},
-		{name: "coverage: words only in the body count less", off: one(&w.coverageBody)},
 		{name: "file name share", off: zero(&w.fileName)},
 		{name: "symbol-field share", off: zero(&w.symbolField)},
 		{name: "exact symbol", off: zero(&w.exactSymbol)},
@@ -328,7 +327,7 @@ func sweepable() map[string]*float64 {
 	m := map[string]*float64{
 		"partTerm": &w.partTerm, "abbreviation": &w.abbreviation, "compound": &w.compound,
 		"synonym": &w.synonym,
-		"lexical": &w.lexical, "coverage": &w.coverage, "coverageBody": &w.coverageBody, "fileName": &w.fileName, "symbolField": &w.symbolField,
+		"lexical": &w.lexical, "coverage": &w.coverage, "fileName": &w.fileName, "symbolField": &w.symbolField,
 		"exactSymbol": &w.exactSymbol, "typeDefinition": &w.typeDefinition, "fileNameExact": &w.fileNameExact,
 		"fileNameSubject": &w.fileNameSubject, "subjectMaxShare": &w.subjectMaxShare,
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,

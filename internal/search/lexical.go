@@ -22,7 +22,6 @@ type candidate struct {
 	nameHit   uint16          // a bit per query word matched in the file name
 	symbolHit uint16          // a bit per query word matched among the chunk's symbols
 	anyHit    uint16          // a bit per query word matched in any field
-	keyHit    uint16          // a bit per query word matched whole outside the body (name, path, symbols, signature, doc)
 	parts     [maxWords]uint8 // per query word: how many of its parts matched
 	score     float64
 }
@@ -203,9 +202,6 @@ func scoreLexical(cs *candidates, q Query, terms []queryTerm, hits [][]store.Pos
 				switch {
 				case isWhole:
 					c.whole |= 1 << word
-					if outsideBody(h.Freqs) {
-						c.keyHit |= 1 << word
-					}
 				case hasParts && c.parts[word] < 255:
 					c.parts[word]++
 				}
@@ -215,22 +211,8 @@ func scoreLexical(cs *candidates, q Query, terms []queryTerm, hits [][]store.Pos
 	return out
 }
 
-// outsideBody reports a hit in a field other than the body.
-func outsideBody(freqs [store.NumFields]uint16) bool {
-	for f, n := range freqs {
-		if f != store.FieldBody && n != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // wordCoverage is the share of query words a candidate matches (parts of
-// a compound word count fractionally). A word the chunk holds only in its
-// body counts weights.coverageBody of a word it names, defines or
-// documents: a chunk that mentions many of a description's words in
-// passing is less likely the answer than one whose names and doc hold
-// them.
+// a compound word count fractionally).
 func wordCoverage(q Query, c *candidate) float64 {
 	nw := len(q.Words)
 	if nw > maxWords {
@@ -242,10 +224,8 @@ func wordCoverage(q Query, c *candidate) float64 {
 	var sum float64
 	for i := 0; i < nw; i++ {
 		switch parts := len(q.Words[i].Parts); {
-		case c.keyHit&(1<<i) != 0:
-			sum++
 		case c.whole&(1<<i) != 0:
-			sum += weights.coverageBody
+			sum++
 		case parts > 0:
 			sum += min(1, float64(c.parts[i])/float64(parts))
 		}

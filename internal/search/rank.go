@@ -21,7 +21,6 @@ type weightSet struct {
 
 	lexical         float64 // BM25F, normalised to the best candidate
 	coverage        float64 // share of query words the chunk matches
-	coverageBody    float64 // within coverage: the credit of a word found only in the chunk's body (wordCoverage)
 	fileName        float64 // share of query words in the file's base name
 	symbolField     float64 // share of query words among the chunk's symbols
 	exactSymbol     float64 // the chunk defines exactly the identifier the query names
@@ -94,7 +93,6 @@ var weights = weightSet{
 
 	lexical:         1.0,
 	coverage:        0.8,
-	coverageBody:    0.8,
 	fileName:        0.8,
 	symbolField:     0.3,
 	exactSymbol:     1.0,

@@ -141,15 +141,9 @@ func TestCoverageAndFieldShare(t *testing.T) {
 	q := Analyze("radix tree matching")
 	c := &candidate{}
 	c.whole = 1<<0 | 1<<1
-	c.keyHit = 1<<0 | 1<<1
 	c.nameHit = 1 << 1
 	if got := wordCoverage(q, c); math.Abs(got-2.0/3) > 1e-9 {
 		t.Errorf("wordCoverage = %v, want 2/3", got)
-	}
-	// A word found only in the body counts coverageBody of one.
-	c.keyHit = 1 << 1
-	if got, want := wordCoverage(q, c), (1+weights.coverageBody)/3; math.Abs(got-want) > 1e-9 {
-		t.Errorf("wordCoverage with one word in the body only = %v, want %v", got, want)
 	}
 	if got := wordShare(q, c.nameHit); math.Abs(got-1.0/3) > 1e-9 {
 		t.Errorf("wordShare(name) = %v, want 1/3", got)
@@ -162,7 +156,7 @@ func TestCoverageAndFieldShare(t *testing.T) {
 		t.Errorf("wordCoverage with one of two parts = %v, want 1/4", got)
 	}
 	c.parts[0] = 3 // parts and a related term of the same word
-	c.whole, c.keyHit = 1<<1, 1<<1
+	c.whole = 1 << 1
 	if got := wordCoverage(q, c); got != 1 {
 		t.Errorf("wordCoverage with every part and the other word = %v, want 1", got)
 	}
