@@ -29,10 +29,8 @@ type DB struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
-	// immutable: read-only without locks or a -shm file (see OpenReadOnly)
-	immutable bool
-	cache     preparedCache
-	version   versionCheck // read-only: the data version and what was read under it
+	cache    preparedCache
+	version  versionCheck // read-only: the data version and what was read under it
 	// noFactTargets: an index of a schema before 9, read without migrating
 	// it, has no dependency targets or template marks (see addFactTargets).
 	noFactTargets bool
@@ -136,7 +134,7 @@ func openReadOnly(ctx context.Context, path string, immutable bool) (*DB, int, e
 	// anew), and close after a while unused.
 	db.SetMaxIdleConns(maxIdleReaders)
 	db.SetConnMaxIdleTime(readerIdleTime)
-	d := &DB{db: db, path: path, readOnly: true, immutable: immutable}
+	d := &DB{db: db, path: path, readOnly: true}
 	v, err := schemaVersion(ctx, db)
 	if err != nil {
 		db.Close()
@@ -187,9 +185,7 @@ func (d *DB) Location() string { return d.path }
 func (d *DB) Close() error {
 	d.version.close()
 	d.closePrepared()
-	err := d.db.Close()
-	d.version.closeShm() // after SQLite's own descriptors: see versionCheck.shm
-	return err
+	return d.db.Close()
 }
 
 // Collections lists the collections, by name.

@@ -3,9 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"os"
 	"sync"
-	"sync/atomic"
 )
 
 // A server asks, on every request, which collection a name is and which
@@ -20,16 +18,6 @@ import (
 // since it was read, so nothing committed since the answer was read
 // either. A commit in between only makes the answer newer than the
 // version, and the next check sees a new version and reads it again.
-//
-// Reading the version costs a read transaction (about 40 µs of CPU, file
-// locks included), on every request. So the version is remembered with
-// the WAL index header (walHeader) read just before it: a check that finds
-// the same header answers that version with one pread of 96 bytes. The
-// same argument holds: the header is rewritten by every commit, and never
-// returns to an earlier value (it counts changes), so if it is the same as
-// before the version was read, nothing committed since, and the version
-// is current. A commit that returned before a check began has rewritten
-// the header by then, and the check reads the version again.
 
 // versionCheck is a read-only DB's data version connection and what it
 // remembers under the last version read.
@@ -51,27 +39,6 @@ type versionCheck struct {
 	// collection id -> knownGeneration. Only committed collections are
 	// remembered, so they stay as few as the file's collections.
 	ids, generations sync.Map
-
-	// The WAL index's header, read before a data version was read, and
-	// that version (see walHeader): while the header is the same, so is
-	// the version, and a check costs one pread instead of a read
-	// transaction. shm is the -shm file, opened once a version was read
-	// (so that SQLite holds it open) and closed only after the database
-	// (closing any descriptor of a file drops the process's POSIX locks
-	// on it, SQLite's among them); nil while it is not open, and when it
-	// cannot be.
-	shm      *os.File
-	shmTried bool // the -shm file was opened, or could not be
-	shmOff   bool // set when the version connection was released: see release
-	known    atomic.Pointer[headerVersion]
-}
-
-// headerVersion is a data version and the WAL index header read before
-// it was.
-type headerVersion struct {
-	header walHeader
-	v      int64
-	file   *os.File // the -shm file it was read from
 }
 
 // versionRead is one read of the data version, shared by the callers
@@ -105,11 +72,6 @@ func (d *DB) dataVersion(ctx context.Context) (v int64, ok bool) {
 		return 0, false
 	}
 	vc := &d.version
-	if known := vc.known.Load(); known != nil {
-		if h, ok := readWALHeader(known.file); ok && h == known.header {
-			return known.v, true
-		}
-	}
 	vc.mu.Lock()
 	r, lead := vc.pending, false
 	if r == nil {
@@ -129,37 +91,10 @@ func (d *DB) dataVersion(ctx context.Context) (v int64, ok bool) {
 	vc.mu.Unlock()
 	// The read is every waiting caller's, not only this one's: a request
 	// that ends must not fail the others.
-	r.v, r.ok = vc.readRemembering(context.WithoutCancel(ctx), d)
+	r.v, r.ok = vc.read(context.WithoutCancel(ctx), d.db)
 	vc.run.Unlock()
 	close(r.done)
 	return r.v, r.ok
-}
-
-// readRemembering reads the data version, and remembers it with the WAL
-// index header read just before, when there is one. vc.run is held.
-func (vc *versionCheck) readRemembering(ctx context.Context, d *DB) (v int64, ok bool) {
-	var h walHeader
-	hok := false
-	if vc.shm != nil && !vc.shmOff {
-		h, hok = readWALHeader(vc.shm)
-	}
-	v, ok = vc.read(ctx, d.db)
-	if !ok {
-		vc.known.Store(nil)
-		return v, ok
-	}
-	if vc.shm == nil && !vc.shmTried && !d.immutable {
-		// After the first version read: SQLite has the -shm file open and
-		// mapped. The next read remembers its header.
-		vc.shmTried = true
-		if f, err := os.Open(d.path + "-shm"); err == nil {
-			vc.shm = f
-		}
-	}
-	if hok {
-		vc.known.Store(&headerVersion{header: h, v: v, file: vc.shm})
-	}
-	return v, ok
 }
 
 // read reads the data version on the check's own connection, opening it
@@ -188,13 +123,8 @@ func (vc *versionCheck) read(ctx context.Context, db *sql.DB) (v int64, ok bool)
 }
 
 // release closes the version connection; the next check opens another.
-// The -shm file stays open but unread from then on: with no connection
-// of this process holding the database, another process may delete it
-// and a writer make a new one, and the header of the old file would
-// never change again. vc.run is held.
+// vc.run is held.
 func (vc *versionCheck) release() {
-	vc.known.Store(nil)
-	vc.shmOff = true
 	if vc.stmt != nil {
 		vc.stmt.Close()
 	}
@@ -209,19 +139,7 @@ func (vc *versionCheck) close() {
 	vc.run.Lock()
 	defer vc.run.Unlock()
 	vc.closed = true
-	vc.known.Store(nil)
 	vc.release()
-}
-
-// closeShm closes the -shm file: only once the database is closed (see
-// versionCheck.shm).
-func (vc *versionCheck) closeShm() {
-	vc.run.Lock()
-	defer vc.run.Unlock()
-	if vc.shm != nil {
-		vc.shm.Close()
-		vc.shm = nil
-	}
 }
 
 // collectionID returns the id of a committed collection, from memory when
@@ -254,30 +172,4 @@ func (d *DB) generation(ctx context.Context, id int64, read func() (string, erro
 		d.version.generations.Store(id, knownGeneration{version: v, generation: g})
 	}
 	return g, err
-}
-
-// walHeader is the head of a WAL-mode file's wal-index (the -shm file): the
-// two copies of its header, which every commit rewrites (the frame count,
-// a change counter, salts and checksums), so that a reader knows whether
-// the file changed since it last looked. SQLite itself decides so: a
-// read transaction keeps its page cache, and the data version, exactly
-// when the header is the one it read before. A writer writes the second
-// copy, then the first; a header whose copies differ is being written,
-// and is not taken.
-type walHeader [96]byte
-
-// readWALHeader reads the wal-index header of the -shm file f; ok is false
-// when it cannot, or the copies differ.
-func readWALHeader(f *os.File) (h walHeader, ok bool) {
-	if f == nil {
-		return h, false
-	}
-	if n, _ := f.ReadAt(h[:], 0); n != len(h) {
-		return h, false
-	}
-	const half = len(h) / 2
-	if [half]byte(h[:half]) != [half]byte(h[half:]) {
-		return h, false
-	}
-	return h, true
 }
