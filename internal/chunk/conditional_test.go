@@ -32,11 +32,7 @@ func TestConditionalDefinitionsAreChunks(t *testing.T) {
 			src := []byte(c.src)
 			chunks, _ := Analyze("m.py", "python", src)
 			checkCoverage(t, src, chunks)
-			for _, name := range c.defines {
-				if !slices.ContainsFunc(chunks, func(ch Chunk) bool { return slices.Contains(ch.Symbols, name) }) {
-					t.Errorf("no chunk defines %s; chunks: %+v", name, chunks)
-				}
-			}
+			checkDefines(t, chunks, c.defines...)
 		})
 	}
 }
@@ -64,11 +60,18 @@ func TestGuardedDeclarationsAreChunks(t *testing.T) {
 			src := []byte(c.src)
 			chunks, _ := Analyze("f", c.language, src)
 			checkCoverage(t, src, chunks)
-			for _, name := range c.defines {
-				if !slices.ContainsFunc(chunks, func(ch Chunk) bool { return slices.Contains(ch.Symbols, name) }) {
-					t.Errorf("no chunk defines %s; chunks: %+v", name, chunks)
-				}
-			}
+			checkDefines(t, chunks, c.defines...)
 		})
+	}
+}
+
+// checkDefines fails t for each of names that no chunk lists among its
+// symbols.
+func checkDefines(t *testing.T, chunks []Chunk, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if !slices.ContainsFunc(chunks, func(ch Chunk) bool { return slices.Contains(ch.Symbols, name) }) {
+			t.Errorf("no chunk defines %s; chunks: %+v", name, chunks)
+		}
 	}
 }

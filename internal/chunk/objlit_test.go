@@ -66,11 +66,7 @@ func TestObjectLiteralMethodsAreChunks(t *testing.T) {
 					t.Errorf("%s: kind %q in %q, want %q in %q", d.symbol, ch.Kind, ch.Breadcrumb, d.kind, d.crumb)
 				}
 			}
-			for _, name := range c.lists {
-				if !slices.ContainsFunc(chunks, func(ch Chunk) bool { return slices.Contains(ch.Symbols, name) }) {
-					t.Errorf("no chunk defines %s; chunks: %+v", name, chunks)
-				}
-			}
+			checkDefines(t, chunks, c.lists...)
 		})
 	}
 }
