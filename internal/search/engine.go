@@ -372,7 +372,10 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			}
 			implementing = implementerFiles(q, impl)
 		}
-		ranked = cs.rank.rerank(q, top, snap, fileScores, implementing)
+		texts := func(s []scored) (map[int64]store.ChunkDetail, error) { return e.details(ctx, snap, s) }
+		if ranked, err = cs.rank.rerank(q, top, snap, fileScores, implementing, texts); err != nil {
+			return nil, err
+		}
 	}
 	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, snap, ranked)

@@ -58,6 +58,13 @@ type weightSet struct {
 	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
 	importedByCode  bool    // a file named like test support that code imports is not demoted (markImportedByCode)
 	pickFileCtor    bool    // within a file: a method named after the file is its class's constructor (fileConstructor)
+	proxRank        float64 // the query's words close together in the chunk's text (proximity.go), added to its score
+	proxPick        float64 // ... added to its within-file prior
+	proxDepth       float64 // how many of the best chunks are read for it
+	proxWindow      float64 // identifiers within which words count as close
+	proxShape       float64 // which feature (proxWindowShape, proxLineShape, proxPairShape)
+	proxSymbolic    bool    // symbolic queries get it too
+	proxSiblings    bool    // the other candidate chunks of the files read are read too
 	pickSubject     float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 
 	// semanticCalibration scales the semantic side against the lexical
@@ -138,6 +145,11 @@ var weights = weightSet{
 	importedByCode:  true,
 	pickSubject:     1,
 	pickFileCtor:    true,
+	proxRank:        0,
+	proxPick:        0,
+	proxDepth:       40,
+	proxWindow:      8,
+	proxShape:       proxWindowShape,
 
 	semanticCalibration: 0.01,
 
@@ -247,25 +259,31 @@ func betterCandidate(a, b *candidate) bool {
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
-	return new(rankScratch).rerank(q, cands, snap, files, implementing)
+	out, _ := new(rankScratch).rerank(q, cands, snap, files, implementing, nil)
+	return out
 }
 
 // rankScratch holds what rerank works in, kept between searches with
 // their candidates (candidates.rank). What rerank returns is valid until
 // the next call.
 type rankScratch struct {
-	ranked []scored // the list rerank returns
-	sorted []scored // groupByFile's copy
-	keys   []uint64 // groupByFile's keys
+	ranked  []scored  // the list rerank returns
+	sorted  []scored  // groupByFile's copy
+	keys    []uint64  // groupByFile's keys
+	mults   []float64 // each ranked chunk's file multiplier (addProximity)
+	proxIdx []int32   // addProximity's order
+	proxSub []scored  // the chunks addProximity reads
 }
 
-// rerank is rerank in sc's storage.
-func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
+// rerank is rerank in sc's storage; texts, when not nil, reads the texts
+// of chunks for their proximity (addProximity).
+func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool, texts textSource) ([]scored, error) {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
 	if cap(sc.ranked) < len(cands) {
 		sc.ranked = make([]scored, 0, len(cands))
 	}
 	out := sc.ranked[:0]
+	mults := sc.mults[:0]
 	var quals []qualifiedName
 	if q.Symbolic {
 		quals = qualifiedNames(q.Raw)
@@ -303,12 +321,19 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 			m *= weights.inFileTests
 		}
 		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row) - pickSubject(q, c.symbolHit&c.nameHit) - fileConstructor(q, row, facts.base)})
+		mults = append(mults, m)
+	}
+	sc.mults = mults[:0]
+	if texts != nil && (weights.proxRank != 0 || weights.proxPick != 0) && (!q.Symbolic || weights.proxSymbolic) && len(q.Words) >= 2 {
+		if err := sc.addProximity(q, out, mults, texts); err != nil {
+			return nil, err
+		}
 	}
 	// File evidence and diversity both work file by file: group each
 	// file's chunks, best first.
 	sc.groupByFile(out)
 	eachFile(out, settleFile)
-	return out
+	return out, nil
 }
 
 // settleFile applies to one file's chunks, given best first, what works
