@@ -122,7 +122,7 @@ func applyDevSettings(tb testing.TB) {
 // devFlags are the boolean switches LORE_DEVBENCH_SET can set (1 or 0).
 func devFlags() map[string]*bool {
 	w := &weights
-	return map[string]*bool{"proxSiblings": &w.proxSiblings, "proxSymbolic": &w.proxSymbolic}
+	return map[string]*bool{"proxSiblings": &w.proxSiblings, "proxSymbolic": &w.proxSymbolic, "proxSymbolsOnly": &w.proxSymbolsOnly}
 }
 
 type benchRepo struct {

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -27,7 +28,23 @@ const (
 	proxPairShape   = 2 // the share of adjacent query words found within proxWindow identifiers of each other
 	proxMinDist     = 3 // over the pairs of query words the text holds, the mean of W/(W+d), d their least distance in identifiers
 	proxSpan        = 4 // the words the text holds over the identifiers of the shortest span holding them all, scaled by W
+	proxIDFWindow   = 5 // proxWindowShape with each word weighed by its idf
+	proxAnyPair     = 7 // proxPairShape over every pair of query words, not only adjacent ones (capped at 1)
+	proxScatter     = 6 // a penalty: the share of the words the text holds that its best window lacks (from -1 to 0)
 )
+
+// wordIDFs is each query word's idf over n chunks, from the posting list
+// of its whole stem.
+func wordIDFs(q Query, terms []queryTerm, hits [][]store.PostingAt, n int) []float64 {
+	out := make([]float64, len(q.Words))
+	for ti, t := range terms {
+		if t.term == q.Words[t.word].Stem && !t.synonym && !t.abbrev {
+			df := float64(len(hits[ti]))
+			out[t.word] = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		}
+	}
+	return out
+}
 
 // textSource reads the texts of some ranked chunks (Engine.details).
 type textSource func(ranked []scored) (map[int64]store.ChunkDetail, error)
@@ -43,9 +60,10 @@ type proxMatch struct {
 // by the terms and stems the index gives them.
 type proxMatcher struct {
 	words   []Word
-	prefix  [][]byte // the first bytes every form of any word begins with (deduplicated)
-	lower   []byte   // scratch: the identifier lower-cased
-	terms   []string // scratch: the identifier's terms
+	idf     []float64 // per word (Query.wordIDF), or nil
+	prefix  [][]byte  // the first bytes every form of any word begins with (deduplicated)
+	lower   []byte    // scratch: the identifier lower-cased
+	terms   []string  // scratch: the identifier's terms
 	matches []proxMatch
 	seen    map[string]uint16 // identifier → wordBits of its terms: code repeats its identifiers
 }
@@ -53,6 +71,9 @@ type proxMatcher struct {
 // newProxMatcher prepares the query's words for matching.
 func newProxMatcher(q Query) *proxMatcher {
 	m := &proxMatcher{words: q.Words[:min(len(q.Words), maxWords)], seen: map[string]uint16{}}
+	if len(q.wordIDF) >= len(m.words) {
+		m.idf = q.wordIDF[:len(m.words)]
+	}
 	addPrefix := func(s string) {
 		p := []byte(s[:min(len(s), tokenize.KeptPrefix)])
 		if len(p) > 0 && !slices.ContainsFunc(m.prefix, func(q []byte) bool { return bytes.Equal(p, q) }) {
@@ -201,6 +222,37 @@ func (m *proxMatcher) proximity(text string) float64 {
 		return meanPairCloseness(m.matches, nw, float64(window))
 	case proxSpan:
 		return spanDensity(m.matches, float64(window))
+	case proxAnyPair:
+		found := 0
+		var pairs [maxWords]uint16 // per word: the words found with it within the window
+		for a := range m.matches {
+			for b := a; b < len(m.matches) && m.matches[b].pos-m.matches[a].pos < window; b++ {
+				u := m.matches[a].bits | m.matches[b].bits
+				for x := u; x != 0; x &= x - 1 {
+					i := bits.TrailingZeros16(x)
+					pairs[i] |= u &^ (1 << i)
+				}
+			}
+		}
+		for i := range pairs {
+			found += bits.OnesCount16(pairs[i] & ^uint16(0) << (i + 1))
+		}
+		return min(1, float64(found)/float64(nw-1))
+	case proxScatter:
+		var all uint16
+		for _, x := range m.matches {
+			all |= x.bits
+		}
+		k := bits.OnesCount16(all)
+		if k < 2 {
+			return 0
+		}
+		return float64(bestWindow(m.matches, window))/float64(k) - 1
+	case proxIDFWindow:
+		if m.idf == nil {
+			return 0
+		}
+		return bestIDFWindow(m.matches, window, m.idf)
 	default:
 		return float64(max(bestWindow(m.matches, window)-1, 0)) / float64(nw-1)
 	}
@@ -317,10 +369,15 @@ func (sc *rankScratch) addProximity(q Query, out []scored, mults []float64, text
 	}
 	m := newProxMatcher(q)
 	for _, i := range idx {
-		p := m.proximity(details[out[i].row.ID].Content)
+		text := details[out[i].row.ID].Content
+		if weights.proxSymbolsOnly {
+			text = out[i].row.Symbols
+		}
+		p := m.proximity(text)
 		if p == 0 {
 			continue
 		}
+		// (proxScatter is negative: the weights stay positive.)
 		out[i].score += mults[i] * weights.proxRank * p
 		out[i].prior += weights.proxPick * p
 	}
@@ -405,4 +462,50 @@ func spanDensity(ms []proxMatch, w float64) float64 {
 		}
 	}
 	return w / (w + float64(best))
+}
+
+// bestIDFWindow is bestWindow with each word weighed by its idf: over the
+// windows of window identifiers, the most weight of distinct words beyond
+// the heaviest one among them, over the same for the whole query (a
+// window holding one word is worth 0, one holding them all 1).
+func bestIDFWindow(ms []proxMatch, window int32, idf []float64) float64 {
+	sumAll, maxAll := 0.0, 0.0
+	for _, v := range idf {
+		sumAll += v
+		maxAll = max(maxAll, v)
+	}
+	if sumAll-maxAll <= 0 {
+		return 0
+	}
+	var count [maxWords]int
+	var present, last uint16
+	best, lo := 0.0, 0
+	for hi := range ms {
+		for b := ms[hi].bits; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros16(b)
+			count[i]++
+			present |= 1 << i
+		}
+		for ms[hi].pos-ms[lo].pos >= window {
+			for b := ms[lo].bits; b != 0; b &= b - 1 {
+				i := bits.TrailingZeros16(b)
+				if count[i]--; count[i] == 0 {
+					present &^= 1 << i
+				}
+			}
+			lo++
+		}
+		if present == last || bits.OnesCount16(present) < 2 {
+			continue
+		}
+		last = present
+		sum, top := 0.0, 0.0
+		for b := present; b != 0; b &= b - 1 {
+			v := idf[bits.TrailingZeros16(b)]
+			sum += v
+			top = max(top, v)
+		}
+		best = max(best, sum-top)
+	}
+	return best / (sumAll - maxAll)
 }

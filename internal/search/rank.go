@@ -64,6 +64,7 @@ type weightSet struct {
 	proxWindow      float64 // identifiers within which words count as close
 	proxShape       float64 // which feature (proxWindowShape, proxLineShape, proxPairShape)
 	proxSymbolic    bool    // symbolic queries get it too
+	proxSymbolsOnly bool    // read the chunk's symbols rather than its text
 	proxSiblings    bool    // the other candidate chunks of the files read are read too
 	pickSubject     float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 
