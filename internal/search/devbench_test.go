@@ -99,12 +99,6 @@ func applyDevSettings(tb testing.TB) {
 	}
 	for _, kv := range strings.Split(spec, ",") {
 		name, value, _ := strings.Cut(kv, "=")
-		if b := devFlags()[name]; b != nil {
-			old := *b
-			*b = value == "1" || value == "true"
-			tb.Cleanup(func() { *b = old })
-			continue
-		}
 		p := sweepable()[name]
 		if p == nil {
 			tb.Fatalf("LORE_DEVBENCH_SET: unknown weight %q", name)
@@ -117,12 +111,6 @@ func applyDevSettings(tb testing.TB) {
 		*p = v
 		tb.Cleanup(func() { *p = old })
 	}
-}
-
-// devFlags are the boolean switches LORE_DEVBENCH_SET can set (1 or 0).
-func devFlags() map[string]*bool {
-	w := &weights
-	return map[string]*bool{"proxSiblings": &w.proxSiblings, "proxSymbolic": &w.proxSymbolic, "proxSymbolsOnly": &w.proxSymbolsOnly}
 }
 
 type benchRepo struct {

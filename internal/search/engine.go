@@ -334,7 +334,6 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	weighSynonyms(q, terms, hits)
 	// The first term read is the first word's stem (lookupTerms).
 	q.subjectShare = float64(len(hits[0])) / float64(max(snap.live, 1))
-	q.wordIDF = wordIDFs(q, terms, hits, snap.live)
 	q.wantsTests = asksForTests(q, terms, hits, snap)
 	cs := getCandidates()
 	defer putCandidates(cs) // the answer holds no candidate

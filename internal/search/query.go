@@ -25,9 +25,6 @@ type Query struct {
 	// subjectShare is the share of chunks in which the first word occurs,
 	// known once its posting list is read.
 	subjectShare float64
-	// wordIDF is each word's inverse document frequency over the chunks
-	// (of its whole stem), known once its posting lists are read.
-	wordIDF []float64
 	// wantsTests is set when the query asks for tests, examples or
 	// benchmarks (asksForTests), known once its posting lists are read.
 	wantsTests bool
