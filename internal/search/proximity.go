@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"cmp"
 	"math/bits"
 	"slices"
 	"strings"
@@ -36,6 +35,7 @@ type pairMatcher struct {
 	words  []Word
 	prefix [][]byte // the first bytes of every form of every word (deduplicated)
 	lower  []byte   // scratch: an identifier lower-cased
+	ascii  bool     // ... and whether it is all ASCII
 	terms  []string // scratch: an identifier's terms
 	// seen maps an identifier to its pairBits: code repeats its
 	// identifiers, and most are split and stemmed once a query.
@@ -44,11 +44,24 @@ type pairMatcher struct {
 
 // newPairMatcher prepares the query's words for matching.
 func newPairMatcher(q Query) *pairMatcher {
-	m := &pairMatcher{words: q.Words[:min(len(q.Words), maxWords)], seen: map[string]uint16{}}
+	m := &pairMatcher{}
+	m.reset(q)
+	return m
+}
+
+// reset prepares m for the words of q, keeping its storage: a search's
+// rankScratch keeps one for the next search.
+func (m *pairMatcher) reset(q Query) {
+	m.words = q.Words[:min(len(q.Words), maxWords)]
+	m.prefix = m.prefix[:0]
+	if m.seen == nil {
+		m.seen = map[string]uint16{}
+	}
+	clear(m.seen)
 	addPrefix := func(s string) {
-		p := []byte(s[:min(len(s), tokenize.KeptPrefix)])
-		if len(p) > 0 && !slices.ContainsFunc(m.prefix, func(q []byte) bool { return bytes.Equal(p, q) }) {
-			m.prefix = append(m.prefix, p)
+		p := s[:min(len(s), tokenize.KeptPrefix)]
+		if p != "" && !slices.ContainsFunc(m.prefix, func(q []byte) bool { return string(q) == p }) {
+			m.prefix = append(m.prefix, []byte(p))
 		}
 	}
 	for i := range m.words {
@@ -61,7 +74,22 @@ func newPairMatcher(q Query) *pairMatcher {
 			addPrefix(a)
 		}
 	}
-	return m
+}
+
+// maxPooledSeen bounds the identifiers a kept pairMatcher's memo held.
+const maxPooledSeen = 4096
+
+// release drops what m holds of a search's texts and query, so that a
+// pooled rankScratch keeps neither alive (the memo's keys are slices of
+// chunk texts).
+func (m *pairMatcher) release() {
+	if len(m.seen) > maxPooledSeen {
+		m.seen = nil // a map does not shrink: a large one is not kept
+	} else {
+		clear(m.seen)
+	}
+	clear(m.terms[:cap(m.terms)])
+	m.words, m.terms = nil, m.terms[:0]
 }
 
 // joinedPairs is the share of the query's adjacent word pairs (i, i+1)
@@ -72,48 +100,50 @@ func (m *pairMatcher) joinedPairs(text string) float64 {
 		return 0
 	}
 	var found uint16 // bit i: words i and i+1 joined
-	start := -1
-	flush := func(end int) {
-		id := strings.Trim(text[start:end], "_")
-		start = -1
-		if len(id) < 2 || len(id) > tokenize.MaxTermLen || !compoundIdent(id) {
-			return
+	for i := 0; i < len(text); {
+		if !identByte[text[i]] {
+			i++
+			continue
 		}
-		b, ok := m.seen[id]
-		if !ok {
-			b = m.pairBits(id)
-			m.seen[id] = b
+		start, compound := i, false
+		for ; i < len(text) && identByte[text[i]]; i++ {
+			if c := text[i]; c == '_' || c >= utf8.RuneSelf || '0' <= c && c <= '9' || i > start && 'A' <= c && c <= 'Z' {
+				compound = true
+			}
 		}
-		found |= b
-	}
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		word := c >= utf8.RuneSelf || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			flush(i)
+		if compound {
+			found |= m.identPairs(text[start:i])
 		}
-	}
-	if start >= 0 {
-		flush(len(text))
 	}
 	mask := uint16(1)<<(nw-1) - 1
 	return float64(bits.OnesCount16(found&mask)) / float64(nw-1)
 }
 
-// compoundIdent reports an identifier that may have several parts (an
-// underscore, a capital after the first byte, a digit, a non-ASCII
-// byte): only those can join two words.
-func compoundIdent(id string) bool {
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if c == '_' || c >= utf8.RuneSelf || '0' <= c && c <= '9' || i > 0 && 'A' <= c && c <= 'Z' {
-			return true
-		}
+// identByte marks the bytes an identifier is read from: ASCII letters,
+// digits and underscores, and every byte of a non-ASCII character (the
+// index's tokenizer decides what those are).
+var identByte = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c == '_' || c >= utf8.RuneSelf || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 	}
-	return false
+	return t
+}()
+
+// identPairs is pairBits of one identifier that may have several parts
+// (an underscore, a capital after the first byte, a digit, a non-ASCII
+// byte: only those can join two words), from the memo when it was met
+// before.
+func (m *pairMatcher) identPairs(id string) uint16 {
+	id = strings.Trim(id, "_")
+	if len(id) < 2 || len(id) > tokenize.MaxTermLen {
+		return 0
+	}
+	b, ok := m.seen[id]
+	if !ok {
+		b = m.pairBits(id)
+		m.seen[id] = b
+	}
+	return b
 }
 
 // pairBits is, for identifier id, a bit i for each pair of adjacent query
@@ -122,24 +152,74 @@ func (m *pairMatcher) pairBits(id string) uint16 {
 	if !m.mayHold(id) {
 		return 0
 	}
-	m.terms = tokenize.AppendTerms(m.terms[:0], id)
 	var b uint16
-	for _, t := range m.terms {
-		b |= m.wordBits(t)
+	if !m.ascii {
+		m.terms = tokenize.AppendTerms(m.terms[:0], id)
+		for _, t := range m.terms {
+			b |= m.wordBits(t)
+		}
+	} else {
+		eachPart(id, func(lo, hi int) { b |= m.partBits(m.lower[lo:hi]) })
 	}
 	return b & (b >> 1)
+}
+
+// eachPart calls fn with the byte range of each part of an ASCII
+// identifier, as tokenize.AppendTerms splits it: at underscores, at a
+// lower-case letter followed by a capital, before the last capital of a
+// run followed by a lower-case letter, and between digits and letters.
+// (A one-part identifier yields itself.)
+func eachPart(id string, fn func(lo, hi int)) {
+	start := -1
+	for i := 0; i <= len(id); i++ {
+		if i == len(id) || id[i] == '_' {
+			if start >= 0 {
+				fn(start, i)
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev, cur := id[i-1], id[i]
+		if isLower(prev) && isUpper(cur) ||
+			isUpper(prev) && isUpper(cur) && i+1 < len(id) && isLower(id[i+1]) ||
+			isDigit(prev) != isDigit(cur) {
+			fn(start, i)
+			start = i
+		}
+	}
+}
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// partBits is wordBits of one lower-cased part, made a string (and
+// stemmed) only when it begins like some form of a query word.
+func (m *pairMatcher) partBits(part []byte) uint16 {
+	k := min(tokenize.KeptPrefix, len(part))
+	for _, p := range m.prefix {
+		if len(p) >= k && string(p[:k]) == string(part[:k]) {
+			return m.wordBits(string(part))
+		}
+	}
+	return 0
 }
 
 // mayHold reports whether id, lower-cased, contains the first bytes of
 // some form of a query word: most identifiers do not, and need no
 // splitting or stemming.
 func (m *pairMatcher) mayHold(id string) bool {
-	m.lower = m.lower[:0]
+	m.lower, m.ascii = m.lower[:0], true
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
+		m.ascii = m.ascii && c < utf8.RuneSelf
 		m.lower = append(m.lower, c)
 	}
 	for _, p := range m.prefix {
@@ -183,17 +263,29 @@ func (sc *rankScratch) addJoinedPairs(q Query, out []scored, mults []float64, te
 	if n <= 0 {
 		return nil
 	}
+	// The best n by score, ties by chunk id, kept in order by insertion:
+	// n is a few and out a few hundred.
+	better := func(a, b int32) bool {
+		if out[a].score != out[b].score {
+			return out[a].score > out[b].score
+		}
+		return out[a].row.ID < out[b].row.ID
+	}
 	idx := sc.pairIdx[:0]
 	for i := range out {
-		idx = append(idx, int32(i))
-	}
-	slices.SortFunc(idx, func(a, b int32) int {
-		if out[a].score != out[b].score {
-			return cmp.Compare(out[b].score, out[a].score)
+		k := int32(i)
+		if len(idx) == n && !better(k, idx[n-1]) {
+			continue
 		}
-		return cmp.Compare(out[a].row.ID, out[b].row.ID)
-	})
-	idx = idx[:n]
+		if len(idx) < n {
+			idx = append(idx, k)
+		} else {
+			idx[n-1] = k
+		}
+		for j := len(idx) - 1; j > 0 && better(idx[j], idx[j-1]); j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
 	sub := sc.pairSub[:0]
 	for _, i := range idx {
 		sub = append(sub, out[i])
@@ -203,7 +295,9 @@ func (sc *rankScratch) addJoinedPairs(q Query, out []scored, mults []float64, te
 	if err != nil {
 		return err
 	}
-	m := newPairMatcher(q)
+	m := &sc.pairs
+	m.reset(q)
+	defer m.release()
 	for _, i := range idx {
 		if p := m.joinedPairs(details[out[i].row.ID].Content); p > 0 {
 			out[i].score += mults[i] * weights.joinedPairs * p

@@ -269,6 +269,7 @@ type rankScratch struct {
 	mults   []float64 // each ranked chunk's file multiplier (addJoinedPairs)
 	pairIdx []int32   // addJoinedPairs' order
 	pairSub []scored  // the chunks addJoinedPairs reads
+	pairs   pairMatcher
 }
 
 // rerank is rerank in sc's storage; texts, when not nil, reads the texts
