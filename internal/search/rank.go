@@ -60,6 +60,7 @@ type weightSet struct {
 	pickFileCtor    bool    // within a file: a method named after the file is its class's constructor (fileConstructor)
 	joinedPairs     float64 // two words adjacent in a prose query joined in one identifier of the chunk's text (proximity.go)
 	pairDepth       int     // how many of the best chunks are read for joinedPairs
+	pairAfter       float64 // read them once ranked (the page's own read) rather than before file evidence
 	pickSubject     float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 
 	// semanticCalibration scales the semantic side against the lexical
@@ -162,6 +163,8 @@ type scored struct {
 	fileBonus float64
 	// prior orders the chunks of one file (chunkPrior).
 	prior float64
+	// mult is the product of the chunk's file demotions (fileMultiplier).
+	mult float64
 }
 
 // preScore combines the signals that need only the posting lists, to pick
@@ -317,7 +320,7 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		if snap.inTests != nil && snap.inTests[c.pos] && !wantsTests && !facts.demoted() {
 			m *= weights.inFileTests
 		}
-		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row) - pickSubject(q, c.symbolHit&c.nameHit) - fileConstructor(q, row, facts.base)})
+		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row) - pickSubject(q, c.symbolHit&c.nameHit) - fileConstructor(q, row, facts.base), mult: m})
 		mults = append(mults, m)
 	}
 	sc.mults = mults[:0]
