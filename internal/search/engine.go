@@ -372,34 +372,22 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 			}
 			implementing = implementerFiles(q, impl)
 		}
-		var texts textSource
-		if weights.pairAfter == 0 {
-			texts = func(s []scored) (map[int64]store.ChunkDetail, error) { return e.details(ctx, snap, s) }
-		}
-		if ranked, err = cs.rank.rerank(q, top, snap, fileScores, implementing, texts); err != nil {
-			return nil, err
-		}
+		ranked = cs.rank.rerank(q, top, snap, fileScores, implementing)
 	}
-	better := func(a, b scored) bool { return snap.compareScored(a, b) < 0 }
-	after := !opts.NoRerank && weights.pairAfter != 0 && weights.joinedPairs != 0 && !q.Symbolic && len(q.Words) >= 2
-	if after {
-		ranked = topK(ranked, max(limit, weights.pairDepth), better)
-	} else {
-		ranked = topK(ranked, limit, better)
+	// The page's texts are read for it; joined word pairs read the best
+	// pairDepth chunks' texts too, so at least that many are read.
+	joined := !opts.NoRerank && joinsPairs(q)
+	n := limit
+	if joined {
+		n = max(limit, weights.pairDepth)
 	}
+	ranked = topK(ranked, n, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, snap, ranked)
 	if err != nil {
 		return nil, err
 	}
-	if after {
-		m := newPairMatcher(q)
-		for i := range ranked {
-			if p := m.joinedPairs(details[ranked[i].row.ID].Content); p > 0 {
-				ranked[i].score += ranked[i].mult * weights.joinedPairs * p
-			}
-		}
-		slices.SortFunc(ranked, snap.compareScored)
-		ranked = ranked[:min(limit, len(ranked))]
+	if joined {
+		ranked = liftJoinedPairs(q, snap, ranked, details)[:min(limit, len(ranked))]
 	}
 	resp.Results = present(ranked, snap, details)
 	resp.Truncated = len(resp.Results) < resp.Total

@@ -109,7 +109,6 @@ func putCandidates(cs *candidates) {
 	// The rows of the snapshot searched are not kept alive by the pool.
 	clear(cs.rank.ranked[:cap(cs.rank.ranked)])
 	clear(cs.rank.sorted[:cap(cs.rank.sorted)])
-	clear(cs.rank.pairSub[:cap(cs.rank.pairSub)])
 	cs.used, cs.out, cs.top = 0, cs.out[:0], cs.top[:0]
 	candidatePool.Put(cs)
 }

@@ -12,22 +12,43 @@ import (
 )
 
 // Term proximity, in the one form that paid on the development sets:
-// two words adjacent in a prose query written as one identifier of the
-// chunk's text ("exit code" in exit_code, EXIT_CODES or exitCode;
-// "background worker" in BackgroundWorker). The index keeps per-field
-// term frequencies, not positions, so BM25F cannot tell a chunk that
-// names the query's phrase from one that holds its words apart; the run
-// together compound term (lookupTerms) finds only the camelCase spelling
-// of the unstemmed pair. The best few chunks are read (the page reads
-// most of them anyway, and the detail cache keeps them) and rated by the
-// share of the query's adjacent pairs they join. Wider windows (words
-// within a few identifiers, on one line, the least distance between
-// them, the shortest span holding them all) and the within-file choice
-// of chunk were measured and lowered both sets (docs/ranking.md, "Issue
-// 11, twelfth pass").
+// two words adjacent in a prose query written as one identifier of a
+// chunk's text ("exit status" in exit_status, EXIT_STATUSES or
+// exitStatus; "background worker" in BackgroundWorker). The index keeps
+// per-field term frequencies, not positions, so BM25F cannot tell a chunk
+// that names the query's phrase from one that holds its words apart; the
+// run-together compound term (lookupTerms) finds only the camelCase
+// spelling of the unstemmed pair. Once ranked, the best pairDepth chunks
+// (the page, whose texts are read for the answer anyway) are lifted by
+// the share of the query's adjacent pairs they join, and reordered: the
+// chunks on the page stay those the ranking chose, whatever the limit.
+// Wider windows (words within a few identifiers, on one line, the least
+// distance between them, the shortest span holding them all), idf
+// weights, a scatter penalty, every pair rather than adjacent ones, and
+// the choice of a file's chunk were measured and lowered the development
+// sets (docs/ranking.md, "Issue 11, twelfth pass").
 
-// textSource reads the texts of some ranked chunks (Engine.details).
-type textSource func(ranked []scored) (map[int64]store.ChunkDetail, error)
+// joinsPairs reports whether joined pairs apply to q: a prose query of
+// two words or more.
+func joinsPairs(q Query) bool {
+	return weights.joinedPairs != 0 && weights.pairDepth > 0 && !q.Symbolic && len(q.Words) >= 2
+}
+
+// liftJoinedPairs adds weights.joinedPairs times joinedPairs, times the
+// file's demotions, to the scores of the best weights.pairDepth chunks of
+// ranked (best first, their texts in details) and orders ranked again.
+// Only those chunks rise, so none from below them passes them: the best
+// pairDepth stay the same chunks, reordered.
+func liftJoinedPairs(q Query, snap *snapshot, ranked []scored, details map[int64]store.ChunkDetail) []scored {
+	m := newPairMatcher(q)
+	for i := range ranked[:min(weights.pairDepth, len(ranked))] {
+		if p := m.joinedPairs(details[ranked[i].row.ID].Content); p > 0 {
+			ranked[i].score += ranked[i].mult * weights.joinedPairs * p
+		}
+	}
+	slices.SortFunc(ranked, snap.compareScored)
+	return ranked
+}
 
 // pairMatcher finds the query's words in the identifiers of a text, by
 // the terms and stems the index gives them.
@@ -38,26 +59,13 @@ type pairMatcher struct {
 	ascii  bool     // ... and whether it is all ASCII
 	terms  []string // scratch: an identifier's terms
 	// seen maps an identifier to its pairBits: code repeats its
-	// identifiers, and most are split and stemmed once a query.
+	// identifiers, and each is split and stemmed once a search.
 	seen map[string]uint16
 }
 
 // newPairMatcher prepares the query's words for matching.
 func newPairMatcher(q Query) *pairMatcher {
-	m := &pairMatcher{}
-	m.reset(q)
-	return m
-}
-
-// reset prepares m for the words of q, keeping its storage: a search's
-// rankScratch keeps one for the next search.
-func (m *pairMatcher) reset(q Query) {
-	m.words = q.Words[:min(len(q.Words), maxWords)]
-	m.prefix = m.prefix[:0]
-	if m.seen == nil {
-		m.seen = map[string]uint16{}
-	}
-	clear(m.seen)
+	m := &pairMatcher{words: q.Words[:min(len(q.Words), maxWords)], seen: map[string]uint16{}}
 	addPrefix := func(s string) {
 		p := s[:min(len(s), tokenize.KeptPrefix)]
 		if p != "" && !slices.ContainsFunc(m.prefix, func(q []byte) bool { return string(q) == p }) {
@@ -74,22 +82,7 @@ func (m *pairMatcher) reset(q Query) {
 			addPrefix(a)
 		}
 	}
-}
-
-// maxPooledSeen bounds the identifiers a kept pairMatcher's memo held.
-const maxPooledSeen = 4096
-
-// release drops what m holds of a search's texts and query, so that a
-// pooled rankScratch keeps neither alive (the memo's keys are slices of
-// chunk texts).
-func (m *pairMatcher) release() {
-	if len(m.seen) > maxPooledSeen {
-		m.seen = nil // a map does not shrink: a large one is not kept
-	} else {
-		clear(m.seen)
-	}
-	clear(m.terms[:cap(m.terms)])
-	m.words, m.terms = nil, m.terms[:0]
+	return m
 }
 
 // joinedPairs is the share of the query's adjacent word pairs (i, i+1)
@@ -252,56 +245,4 @@ func (m *pairMatcher) wordBits(term string) uint16 {
 		}
 	}
 	return out
-}
-
-// addJoinedPairs reads the texts of the best weights.pairDepth chunks of
-// out (by score so far, ties by chunk id) and adds weights.joinedPairs
-// times their joinedPairs, times the chunk's file multiplier (mults), to
-// their scores.
-func (sc *rankScratch) addJoinedPairs(q Query, out []scored, mults []float64, texts textSource) error {
-	n := min(weights.pairDepth, len(out))
-	if n <= 0 {
-		return nil
-	}
-	// The best n by score, ties by chunk id, kept in order by insertion:
-	// n is a few and out a few hundred.
-	better := func(a, b int32) bool {
-		if out[a].score != out[b].score {
-			return out[a].score > out[b].score
-		}
-		return out[a].row.ID < out[b].row.ID
-	}
-	idx := sc.pairIdx[:0]
-	for i := range out {
-		k := int32(i)
-		if len(idx) == n && !better(k, idx[n-1]) {
-			continue
-		}
-		if len(idx) < n {
-			idx = append(idx, k)
-		} else {
-			idx[n-1] = k
-		}
-		for j := len(idx) - 1; j > 0 && better(idx[j], idx[j-1]); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
-	sub := sc.pairSub[:0]
-	for _, i := range idx {
-		sub = append(sub, out[i])
-	}
-	sc.pairIdx, sc.pairSub = idx[:0], sub[:0]
-	details, err := texts(sub)
-	if err != nil {
-		return err
-	}
-	m := &sc.pairs
-	m.reset(q)
-	defer m.release()
-	for _, i := range idx {
-		if p := m.joinedPairs(details[out[i].row.ID].Content); p > 0 {
-			out[i].score += mults[i] * weights.joinedPairs * p
-		}
-	}
-	return nil
 }

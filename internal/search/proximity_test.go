@@ -42,39 +42,28 @@ func TestJoinedPairs(t *testing.T) {
 	}
 }
 
-func TestAddJoinedPairs(t *testing.T) {
+func TestLiftJoinedPairs(t *testing.T) {
 	defer func(w weightSet) { weights = w }(weights)
 	weights.joinedPairs, weights.pairDepth = 0.2, 3
-	rows := []store.ChunkMeta{{ID: 1}, {ID: 2}, {ID: 3}, {ID: 4}, {ID: 5}}
-	texts := map[int64]string{1: "exit(status)", 2: "exit_status", 3: "exit_status", 4: "exit_status", 5: "exit_status"}
-	out := []scored{
-		{row: &rows[0], score: 1.0},
-		{row: &rows[1], score: 0.9},
-		{row: &rows[2], score: 0.5},
-		{row: &rows[3], score: 0.5}, // ties with 3, loses on id: not read
-		{row: &rows[4], score: 0.1},
+	snap := &snapshot{files: []store.FileRow{{Path: "a.go"}, {Path: "b.go"}, {Path: "c.go"}}}
+	rows := []store.ChunkMeta{{ID: 1}, {ID: 2}, {ID: 3}, {ID: 4}}
+	texts := map[int64]store.ChunkDetail{
+		1: {Content: "exit(status)"}, 2: {Content: "exit_status"}, 3: {Content: "exit_status"}, 4: {Content: "exit_status"},
 	}
-	mults := []float64{1, 1, 0.5, 1, 1}
-	var read []int64
-	src := func(s []scored) (map[int64]store.ChunkDetail, error) {
-		m := map[int64]store.ChunkDetail{}
-		for _, x := range s {
-			read = append(read, x.row.ID)
-			m[x.row.ID] = store.ChunkDetail{Content: texts[x.row.ID]}
-		}
-		return m, nil
+	ranked := []scored{ // best first, as topK leaves them
+		{row: &rows[0], slot: 0, score: 1.0, mult: 1},
+		{row: &rows[1], slot: 1, score: 0.9, mult: 1},
+		{row: &rows[2], slot: 2, score: 0.7, mult: 0.5}, // a demoted file gains less
+		{row: &rows[3], slot: 0, score: 0.6, mult: 1},   // below pairDepth: not lifted
 	}
-	var sc rankScratch
-	if err := sc.addJoinedPairs(Analyze("exit status"), out, mults, src); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(read, []int64{1, 2, 3}) {
-		t.Errorf("read %v, want the best 3, ties by id: [1 2 3]", read)
-	}
-	want := []float64{1.0, 0.9 + 0.2, 0.5 + 0.5*0.2, 0.5, 0.1}
-	for i := range out {
-		if math.Abs(out[i].score-want[i]) > 1e-9 {
-			t.Errorf("chunk %d: score %v, want %v", out[i].row.ID, out[i].score, want[i])
+	got := liftJoinedPairs(Analyze("exit status"), snap, ranked, texts)
+	want := []struct {
+		id    int64
+		score float64
+	}{{2, 1.1}, {1, 1.0}, {3, 0.8}, {4, 0.6}}
+	for i, w := range want {
+		if got[i].row.ID != w.id || math.Abs(got[i].score-w.score) > 1e-9 {
+			t.Errorf("at %d: chunk %d score %v, want chunk %d score %v", i, got[i].row.ID, got[i].score, w.id, w.score)
 		}
 	}
 }

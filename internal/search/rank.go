@@ -58,9 +58,8 @@ type weightSet struct {
 	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
 	importedByCode  bool    // a file named like test support that code imports is not demoted (markImportedByCode)
 	pickFileCtor    bool    // within a file: a method named after the file is its class's constructor (fileConstructor)
-	joinedPairs     float64 // two words adjacent in a prose query joined in one identifier of the chunk's text (proximity.go)
-	pairDepth       int     // how many of the best chunks are read for joinedPairs
-	pairAfter       float64 // read them once ranked (the page's own read) rather than before file evidence
+	joinedPairs     float64 // two words adjacent in a prose query joined in one identifier of a best chunk's text (proximity.go)
+	pairDepth       int     // how many of the best chunks joinedPairs reorders
 	pickSubject     float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 
 	// semanticCalibration scales the semantic side against the lexical
@@ -141,10 +140,10 @@ var weights = weightSet{
 	importedByCode:  true,
 	pickSubject:     1,
 	pickFileCtor:    true,
-	// Issue 11's twelfth pass: the one form of term proximity that
-	// raised both development sets (+0.0012, 10 repositories helped, 8
-	// hurt, leave-one-repository-out 0.7947 against 0.7935); reading the
-	// best 10 chunks was as good as reading 40 and cheaper.
+	// Issue 11's twelfth pass: the one form of term proximity that raised
+	// both development sets (+0.0013 over 39 repositories, 12 helped, 8
+	// hurt, leave-one-repository-out 0.7948 against 0.7935); see
+	// proximity.go.
 	joinedPairs: 0.2,
 	pairDepth:   10,
 
@@ -163,7 +162,8 @@ type scored struct {
 	fileBonus float64
 	// prior orders the chunks of one file (chunkPrior).
 	prior float64
-	// mult is the product of the chunk's file demotions (fileMultiplier).
+	// mult is the product of the demotions of the chunk's file
+	// (fileMultiplier and the like), which joinedPairs' lift gets too.
 	mult float64
 }
 
@@ -258,32 +258,25 @@ func betterCandidate(a, b *candidate) bool {
 // files. The result is grouped by file, not ordered; the caller selects
 // the best with compareScored.
 func rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
-	out, _ := new(rankScratch).rerank(q, cands, snap, files, implementing, nil)
-	return out
+	return new(rankScratch).rerank(q, cands, snap, files, implementing)
 }
 
 // rankScratch holds what rerank works in, kept between searches with
 // their candidates (candidates.rank). What rerank returns is valid until
 // the next call.
 type rankScratch struct {
-	ranked  []scored  // the list rerank returns
-	sorted  []scored  // groupByFile's copy
-	keys    []uint64  // groupByFile's keys
-	mults   []float64 // each ranked chunk's file multiplier (addJoinedPairs)
-	pairIdx []int32   // addJoinedPairs' order
-	pairSub []scored  // the chunks addJoinedPairs reads
-	pairs   pairMatcher
+	ranked []scored // the list rerank returns
+	sorted []scored // groupByFile's copy
+	keys   []uint64 // groupByFile's keys
 }
 
-// rerank is rerank in sc's storage; texts, when not nil, reads the texts
-// of chunks for the query's joined word pairs (addJoinedPairs).
-func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool, texts textSource) ([]scored, error) {
+// rerank is rerank in sc's storage.
+func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files []*fileScore, implementing map[int32]bool) []scored {
 	wantsTests, wantsDocs := q.wantsTests, q.docsOnly || queryMentionsDocs(q)
 	if cap(sc.ranked) < len(cands) {
 		sc.ranked = make([]scored, 0, len(cands))
 	}
 	out := sc.ranked[:0]
-	mults := sc.mults[:0]
 	var quals []qualifiedName
 	if q.Symbolic {
 		quals = qualifiedNames(q.Raw)
@@ -321,19 +314,12 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 			m *= weights.inFileTests
 		}
 		out = append(out, scored{row: row, slot: slot, score: m * (s + bonus), fileBonus: m * bonus, prior: chunkPrior(q, row) - pickSubject(q, c.symbolHit&c.nameHit) - fileConstructor(q, row, facts.base), mult: m})
-		mults = append(mults, m)
-	}
-	sc.mults = mults[:0]
-	if texts != nil && weights.joinedPairs != 0 && !q.Symbolic && len(q.Words) >= 2 {
-		if err := sc.addJoinedPairs(q, out, mults, texts); err != nil {
-			return nil, err
-		}
 	}
 	// File evidence and diversity both work file by file: group each
 	// file's chunks, best first.
 	sc.groupByFile(out)
 	eachFile(out, settleFile)
-	return out, nil
+	return out
 }
 
 // settleFile applies to one file's chunks, given best first, what works
