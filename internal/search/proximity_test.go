@@ -135,3 +135,25 @@ func TestEachPartSplitsLikeTheIndex(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJoinedPairs rates ten chunk-sized texts with one matcher:
+// what liftJoinedPairs does for a page.
+func BenchmarkJoinedPairs(b *testing.B) {
+	src, err := os.ReadFile("rank.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	for i := 0; i < 10 && (i+1)*2000 <= len(src); i++ {
+		texts = append(texts, string(src[i*2000:(i+1)*2000]))
+	}
+	q := Analyze("file name share of the query words")
+	b.SetBytes(int64(2000 * len(texts)))
+	b.ReportAllocs()
+	for b.Loop() {
+		m := newPairMatcher(q)
+		for _, text := range texts {
+			m.joinedPairs(text)
+		}
+	}
+}
