@@ -80,12 +80,37 @@ func devBenchRepos(tb testing.TB) []*benchRepo {
 	if env == "" {
 		tb.Skip("set LORE_DEVBENCH=<bench dir>:<checkouts dir>[,…]")
 	}
+	applyDevSettings(tb)
 	var out []*benchRepo
 	for _, pair := range strings.Split(env, ",") {
 		benchDir, checkouts, _ := strings.Cut(pair, ":")
 		out = append(out, loadBench(tb, benchDir, checkouts)...)
 	}
 	return out
+}
+
+// applyDevSettings sets the weights LORE_DEVBENCH_SET names
+// (<weight>=<value>,…, the names of sweepable) for the rest of the test,
+// so that a sweep or a leave-one-out run starts from other values.
+func applyDevSettings(tb testing.TB) {
+	spec := os.Getenv("LORE_DEVBENCH_SET")
+	if spec == "" {
+		return
+	}
+	for _, kv := range strings.Split(spec, ",") {
+		name, value, _ := strings.Cut(kv, "=")
+		p := sweepable()[name]
+		if p == nil {
+			tb.Fatalf("LORE_DEVBENCH_SET: unknown weight %q", name)
+		}
+		var v float64
+		if _, err := fmt.Sscan(value, &v); err != nil {
+			tb.Fatalf("LORE_DEVBENCH_SET: %s: %v", kv, err)
+		}
+		old := *p
+		*p = v
+		tb.Cleanup(func() { *p = old })
+	}
 }
 
 type benchRepo struct {

@@ -96,6 +96,7 @@ func rankingSwitches() []rankingSwitch {
 			w.pickFileCtor = false
 			return func() { w.pickFileCtor = true }
 		}},
+		{name: "query word pairs joined in an identifier", off: zero(&w.joinedPairs)},
 		{name: "wider test/bench/demo conventions", off: func() func() {
 			w.testConventions = false
 			return func() { w.testConventions = true }
@@ -335,6 +336,7 @@ func sweepable() map[string]*float64 {
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "pickConstructor": &w.pickConstructor,
 		"pickSubject": &w.pickSubject,
+		"joinedPairs": &w.joinedPairs,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

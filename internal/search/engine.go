@@ -374,10 +374,20 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 		}
 		ranked = cs.rank.rerank(q, top, snap, fileScores, implementing)
 	}
-	ranked = topK(ranked, limit, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
+	// The page's texts are read for it; joined word pairs read the best
+	// pairDepth chunks' texts too, so at least that many are read.
+	joined := !opts.NoRerank && joinsPairs(q)
+	n := limit
+	if joined {
+		n = max(limit, weights.pairDepth)
+	}
+	ranked = topK(ranked, n, func(a, b scored) bool { return snap.compareScored(a, b) < 0 })
 	details, err := e.details(ctx, snap, ranked)
 	if err != nil {
 		return nil, err
+	}
+	if joined {
+		ranked = liftJoinedPairs(q, snap, ranked, details)[:min(limit, len(ranked))]
 	}
 	resp.Results = present(ranked, snap, details)
 	resp.Truncated = len(resp.Results) < resp.Total
