@@ -4,7 +4,6 @@ import (
 	"bytes"
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
-	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
@@ -24,7 +23,7 @@ var specs = map[string]*langSpec{
 	"java":       javaSpec(),
 	"kotlin":     kotlinSpec(),
 	"c":          cSpec(c.GetLanguage()),
-	"cpp":        cSpec(cpp.GetLanguage()),
+	"cpp":        cppSpec(),
 	"csharp":     csharpSpec(),
 	"rust":       rustSpec(),
 	"ruby":       rubySpec(),
