@@ -24,7 +24,7 @@ import (
 // index run rebuilds, so that an index made by an older lore does not keep
 // old chunks for files that have not changed since. TestExtractionVersion
 // fails when the output on testdata changes while Version stays the same.
-const Version = "6"
+const Version = "7"
 
 // Chunk is one contiguous, 1-based inclusive line span of a file together
 // with what it defines.
@@ -79,16 +79,6 @@ const (
 	// maxParseBytes even on a machine loaded tenfold; a tighter limit made
 	// the chunks of a big file depend on the machine's load.
 	parseTimeoutUS = 60_000_000
-)
-
-// Groups of members (groupRuns, C++): a group holds up to groupMaxLines
-// (and maxChunkBytes); a definition joins one when its body is shorter
-// than groupBodyLines, a container when its body is shorter than
-// groupContainerLines.
-const (
-	groupMaxLines       = 60
-	groupBodyLines      = 8
-	groupContainerLines = 40
 )
 
 // Split cuts src, the content of the file at path in the given language (as

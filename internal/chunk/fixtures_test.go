@@ -142,38 +142,35 @@ var fixtures = []fixture{
 		file:    "journal.cc",
 		symbols: []string{"journal", "Journal", "Options", "Record", "State", "Append", "Flush", "ReadAll", "Cursor", "Seek", "Replay"},
 		wants: []want{
-			{symbol: "Journal", crumb: "journal", kind: KindMixed, doc: "Journal keeps records in memory"},
+			{symbol: "Journal", crumb: "journal", kind: KindClass, signature: "class JOURNAL_API Journal final", doc: "Journal keeps records in memory"},
 			{symbol: "Append", crumb: "journal > Journal", kind: KindMethod, signature: "long Journal::Append(std::string payload)"},
 			{symbol: "ReadAll", crumb: "journal", kind: KindFunction, signature: "std::vector<Journal::Record> ReadAll(const std::string& path)", doc: "ReadAll reads every record"},
-			{symbol: "Cursor", crumb: "journal", kind: KindMixed, doc: "Cursor walks the records"},
+			{symbol: "Cursor", crumb: "journal", kind: KindClass, signature: "class JOURNAL_API Cursor", doc: "Cursor walks the records"},
 		},
 	},
 	{
-		// A class too big for one chunk (groupRuns): its documented
-		// declarations are one group, Drain's longer body its own chunk;
-		// two macros stand between "class" and the name (cRepair).
+		// Two macros stand between "class" and the name (cRepair).
 		file: "dispatcher.hpp",
 		symbols: []string{"tasks", "Dispatcher", "Dispatcher", "~Dispatcher", "Submit", "TrySubmit", "Shutdown", "Wait",
 			"WaitFor", "Pending", "Workers", "SetLimit", "Pause", "Resume", "Stats", "Snapshot", "Drain", "TakeLocked", "Loop"},
 		wants: []want{
 			{symbol: "Dispatcher", crumb: "tasks", kind: KindClass, signature: "class TASKS_EXPORT TASKS_LOCKABLE Dispatcher", doc: "Dispatcher owns the workers"},
-			{symbol: "Submit", crumb: "tasks > Dispatcher", kind: KindMixed, doc: "Submit queues a task."},
-			{symbol: "Snapshot", crumb: "tasks > Dispatcher", kind: KindMixed, doc: "Resume lets paused workers start tasks again."},
+			{symbol: "Submit", crumb: "tasks > Dispatcher", kind: KindMethod, doc: "Submit queues a task."},
+			{symbol: "Stats", crumb: "tasks > Dispatcher", kind: KindStruct, signature: "struct Stats", doc: "Stats counts what the dispatcher has done"},
 			{symbol: "Drain", crumb: "tasks > Dispatcher", kind: KindMethod, signature: "std::size_t Drain()", doc: "Drain runs the queued tasks"},
-			{symbol: "TakeLocked", crumb: "tasks > Dispatcher", kind: KindMixed, doc: "Loop is what each worker runs"},
 		},
 	},
 	{
 		file:    "geometry.hpp",
-		symbols: []string{"geo", "kPi", "Point", "Shape", "Circle", "Rect", "intersect", "totalArea"},
+		symbols: []string{"geo", "kPi", "Point", "Shape", "Circle", "Rect", "totalArea", "intersect"},
 		wants: []want{
 			{symbol: "geo", kind: KindModule, signature: "namespace geo"},
-			{symbol: "kPi", crumb: "geo", kind: KindMixed, doc: "A point in the plane."},
-			{symbol: "Point", crumb: "geo", kind: KindMixed, doc: "A point in the plane."},
-			{symbol: "Shape", crumb: "geo", kind: KindMixed, doc: "Base class of every shape."},
-			{symbol: "Circle", crumb: "geo", kind: KindMixed, doc: "A circle around its origin."},
-			{symbol: "totalArea", crumb: "geo", kind: KindMixed, doc: "Sums the areas of shapes."},
-			{symbol: "intersect", crumb: "geo", kind: KindMixed, doc: "Intersection of two rectangles"},
+			{symbol: "kPi", crumb: "geo", kind: KindConstant, signature: "constexpr double kPi = 3.14159265358979323846"},
+			{symbol: "Point", crumb: "geo", kind: KindStruct, signature: "struct Point", doc: "A point in the plane."},
+			{symbol: "Shape", crumb: "geo", kind: KindClass, signature: "class Shape", doc: "Base class of every shape."},
+			{symbol: "Circle", crumb: "geo", kind: KindClass, signature: "class Circle : public Shape", doc: "A circle around its origin."},
+			{symbol: "totalArea", crumb: "geo", kind: KindFunction, signature: "template <typename It> double totalArea(It first, It last)", doc: "Sums the areas of shapes."},
+			{symbol: "intersect", crumb: "geo > Rect", kind: KindMethod, signature: "inline geo::Rect geo::Rect::intersect(const Rect& other) const", doc: "Intersection of two rectangles"},
 		},
 	},
 	{

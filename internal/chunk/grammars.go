@@ -4,6 +4,7 @@ import (
 	"bytes"
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
@@ -23,7 +24,7 @@ var specs = map[string]*langSpec{
 	"java":       javaSpec(),
 	"kotlin":     kotlinSpec(),
 	"c":          cSpec(c.GetLanguage()),
-	"cpp":        cppSpec(),
+	"cpp":        cSpec(cpp.GetLanguage()),
 	"csharp":     csharpSpec(),
 	"rust":       rustSpec(),
 	"ruby":       rubySpec(),

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/csharp"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/kotlin"
@@ -37,14 +36,6 @@ func cSpec(grammar *sitter.Language) *langSpec {
 		repair:      cRepair,
 		repairFirst: true,
 	}
-}
-
-// cppSpec is cSpec with the C++ grammar, whose class bodies and
-// namespaces are chunked as documented groups of members (groupRuns).
-func cppSpec() *langSpec {
-	s := cSpec(cpp.GetLanguage())
-	s.groupMembers = true
-	return s
 }
 
 func cCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {

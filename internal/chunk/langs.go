@@ -57,11 +57,6 @@ type langSpec struct {
 	// whose files mostly parse with errors (C and C++, for their
 	// macros), so that most files are parsed once.
 	repairFirst bool
-	// groupMembers chunks runs of member declarations (a C++ class
-	// body's declarations, a namespace's small functions) with their
-	// doc comments as documented groups (groupRuns), not one small
-	// chunk each.
-	groupMembers bool
 	// unwrapMacros parses the items written inside item-position macro
 	// invocations (Rust's `cfg_rt! { pub fn … }`) as items
 	// (unwrapItemMacros).

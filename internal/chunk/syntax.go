@@ -233,7 +233,7 @@ func (c *syntaxChunker) level(nodes []*sitter.Node, crumb string, inType bool) [
 	prevEnd := -1
 	flush := func() {
 		for _, p := range pending {
-			out = append(out, span{start: c.startRow(p), end: c.endRow(p), neutral: true, member: c.spec.groupMembers})
+			out = append(out, span{start: c.startRow(p), end: c.endRow(p), neutral: true})
 		}
 		pending = pending[:0]
 	}
@@ -277,58 +277,7 @@ func (c *syntaxChunker) level(nodes []*sitter.Node, crumb string, inType bool) [
 		pending = append(pending, tail...)
 	}
 	flush()
-	if c.spec.groupMembers {
-		out = c.groupRuns(out)
-	}
 	return c.tidy(out)
-}
-
-// groupRuns joins each run of member spans (declarations with their doc
-// comments, fields, comments between them) into chunks of up to
-// groupMaxLines, cut between members. A C++ class body or namespace cut
-// into one chunk per declaration gives small chunks dense in a few names
-// that pass the documented answer of a prose question; grouped, a chunk
-// keeps the words of a screenful of API, its members' names as symbols
-// and their comments in its doc.
-func (c *syntaxChunker) groupRuns(spans []span) []span {
-	out := make([]span, 0, len(spans))
-	var run []span // the members of the group being built
-	group := func() {
-		if len(run) > 1 && !allNeutral(run) {
-			g := run[0]
-			for _, s := range run[1:] {
-				merge(&g, s)
-			}
-			g.fixed = true
-			out = append(out, g)
-		} else {
-			out = append(out, run...)
-		}
-		run = run[:0]
-	}
-	for _, s := range spans {
-		if len(run) > 0 && !(s.member && s.start > run[len(run)-1].end &&
-			c.d.fits(run[0].start, s.end, groupMaxLines, maxChunkBytes)) {
-			group()
-		}
-		if s.member {
-			run = append(run, s)
-			continue
-		}
-		out = append(out, s)
-	}
-	group()
-	return out
-}
-
-// allNeutral reports whether spans hold only comments.
-func allNeutral(spans []span) bool {
-	for _, s := range spans {
-		if !s.neutral {
-			return false
-		}
-	}
-	return true
 }
 
 // trailingComments returns the comments that end n, possibly nested in its
@@ -478,9 +427,6 @@ func (c *syntaxChunker) emit(it item, n *sitter.Node, start, end int, doc, crumb
 		s.signature = c.signature(it)
 	}
 	if c.d.fits(start, end, maxChunkLines, maxChunkBytes) {
-		// Only a whole node joins a group: the pieces of a long one and
-		// the members of a split container are chunked at their level.
-		s.member = c.spec.groupMembers && c.isMember(it, s)
 		if it.container && it.body != nil {
 			s.symbols = appendNew(s.symbols, c.memberSymbols(it.body, s.kind, 0)...)
 		}
@@ -514,27 +460,6 @@ func (c *syntaxChunker) emit(it item, n *sitter.Node, start, end int, doc, crumb
 		members = inner
 	}
 	return c.pieces(s, members)
-}
-
-// isMember reports whether a classified node joins a group of members
-// (groupRuns): a declaration without a body, a field, an access
-// specifier, a definition whose body is under groupBodyLines (an inline
-// accessor, a one-line helper) or a container whose body is under
-// groupContainerLines (a small struct or predicate). Includes stay
-// apart, and a longer body stays its own chunk: it is code to read, not
-// a line of an API.
-func (c *syntaxChunker) isMember(it item, s span) bool {
-	switch {
-	case s.kind == KindPreamble:
-		return false
-	case it.body == nil:
-		return true
-	}
-	lines := c.endRow(it.body) - c.startRow(it.body)
-	if it.container {
-		return lines < groupContainerLines
-	}
-	return lines < groupBodyLines
 }
 
 // splitContainer chunks an oversized class-like definition: a header chunk

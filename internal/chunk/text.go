@@ -77,10 +77,6 @@ type span struct {
 	neutral bool // only comments: takes no part in deciding a merged kind
 	fixed   bool // a piece of a split definition: never merged
 	small   bool // may merge with small neighbours (set by tidy)
-	// member is a declaration without a body (or with a short one), a
-	// field, an access specifier or a comment between them: with the
-	// spec's groupMembers, a run of them is one chunk (groupRuns).
-	member bool
 }
 
 func (s span) lines() int { return s.end - s.start + 1 }
