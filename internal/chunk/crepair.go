@@ -176,12 +176,17 @@ func repairCLine(line []byte, prev lineEnd, nextStart byte) {
 				}
 			}
 			if word == "class" || word == "struct" || word == "union" {
-				// "class SPDLOG_API logger": the macro before the name.
+				// "class SPDLOG_API logger", "class ABSL_LOCKABLE
+				// ABSL_ATTRIBUTE_WARN_UNUSED Mutex": the macros before
+				// the name.
 				j := skipSpace(line, wordEnd)
-				if k := identEnd(line, j); k > j && isMacroName(string(line[j:k])) {
-					if n := skipSpace(line, k); n > k && n < len(line) && isIdentStart(line[n]) {
-						blank(line[j:k])
+				for k := identEnd(line, j); k > j && isMacroName(string(line[j:k])); k = identEnd(line, j) {
+					n := skipSpace(line, k)
+					if n == k || n >= len(line) || !isIdentStart(line[n]) {
+						break
 					}
+					blank(line[j:k])
+					j = n
 				}
 			}
 			prevWord, prevClose = word, false

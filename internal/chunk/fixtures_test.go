@@ -149,6 +149,18 @@ var fixtures = []fixture{
 		},
 	},
 	{
+		// Two macros stand between "class" and the name (cRepair).
+		file: "dispatcher.hpp",
+		symbols: []string{"tasks", "Dispatcher", "Dispatcher", "~Dispatcher", "Submit", "TrySubmit", "Shutdown", "Wait",
+			"WaitFor", "Pending", "Workers", "SetLimit", "Pause", "Resume", "Stats", "Snapshot", "Drain", "TakeLocked", "Loop"},
+		wants: []want{
+			{symbol: "Dispatcher", crumb: "tasks", kind: KindClass, signature: "class TASKS_EXPORT TASKS_LOCKABLE Dispatcher", doc: "Dispatcher owns the workers"},
+			{symbol: "Submit", crumb: "tasks > Dispatcher", kind: KindMethod, doc: "Submit queues a task."},
+			{symbol: "Stats", crumb: "tasks > Dispatcher", kind: KindStruct, signature: "struct Stats", doc: "Stats counts what the dispatcher has done"},
+			{symbol: "Drain", crumb: "tasks > Dispatcher", kind: KindMethod, signature: "std::size_t Drain()", doc: "Drain runs the queued tasks"},
+		},
+	},
+	{
 		file:    "geometry.hpp",
 		symbols: []string{"geo", "kPi", "Point", "Shape", "Circle", "Rect", "totalArea", "intersect"},
 		wants: []want{
