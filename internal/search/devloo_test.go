@@ -97,10 +97,9 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.pickFileCtor = true }
 		}},
 		{name: "query word pairs joined in an identifier", off: zero(&w.joinedPairs)},
-		{name: "experiment: pair options back to the kept form", off: func() func() {
-			old := *w
-			w.pairBody, w.pairGrade, w.pairSkip, w.pairWindow, w.pairTests = 1, 0, 0, 0, 0
-			return func() { *w = old }
+		{name: "test words join no pair", off: func() func() {
+			w.pairTestWords = false
+			return func() { w.pairTestWords = true }
 		}},
 		{name: "wider test/bench/demo conventions", off: func() func() {
 			w.testConventions = false
@@ -341,7 +340,7 @@ func sweepable() map[string]*float64 {
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "pickConstructor": &w.pickConstructor,
 		"pickSubject": &w.pickSubject,
-		"joinedPairs": &w.joinedPairs, "pairBody": &w.pairBody, "pairGrade": &w.pairGrade, "pairSkip": &w.pairSkip, "pairWindow": &w.pairWindow, "pairTests": &w.pairTests,
+		"joinedPairs": &w.joinedPairs,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -28,6 +27,12 @@ import (
 // weights, a scatter penalty, every pair rather than adjacent ones, and
 // the choice of a file's chunk were measured and lowered the development
 // sets (docs/ranking.md, "Issue 11, twelfth pass").
+//
+// A word asking for tests, benchmarks or examples (testWords) joins no
+// pair, and its pairs are not counted: code names tests and benchmarks
+// by convention (test_capture_output, BenchmarkParse), so "tests" joined
+// to the next word is the convention, not the query's phrase, and lifted
+// a test above the helper the query asked about.
 
 // joinsPairs reports whether joined pairs apply to q: a prose query of
 // two words or more.
@@ -43,106 +48,12 @@ func joinsPairs(q Query) bool {
 func liftJoinedPairs(q Query, snap *snapshot, ranked []scored, details map[int64]store.ChunkDetail) []scored {
 	m := newPairMatcher(q)
 	for i := range ranked[:min(weights.pairDepth, len(ranked))] {
-		if skipPairs(snap, &ranked[i]) {
-			continue
-		}
-		if p := m.chunkPairs(details[ranked[i].row.ID], ranked[i].row); p > 0 {
+		if p := m.joinedPairs(details[ranked[i].row.ID].Content); p > 0 {
 			ranked[i].score += ranked[i].mult * weights.joinedPairs * p
 		}
 	}
 	slices.SortFunc(ranked, snap.compareScored)
 	return ranked
-}
-
-// skipPairs reports whether s gains nothing from joined pairs (the
-// pairSkip experiment).
-func skipPairs(snap *snapshot, s *scored) bool {
-	switch weights.pairSkip {
-	case 1:
-		return s.mult < 1
-	case 2:
-		f := snap.facts[s.slot]
-		return f.demoted() || f.doc || f.manual
-	}
-	return false
-}
-
-// chunkPairs is joinedPairs of a chunk, with the experiments' credits:
-// a pair joined only in the body counts pairBody, and with pairGrade a
-// pair's credit grows with the identifiers joining it.
-func (m *pairMatcher) chunkPairs(d store.ChunkDetail, row *store.ChunkMeta) float64 {
-	if weights.pairBody == 1 && weights.pairGrade == 0 {
-		return m.joinedPairs(d.Content)
-	}
-	var body, head [32]uint16
-	m.countPairs(d.Content, &body)
-	if weights.pairBody != 1 {
-		m.countPairs(d.Signature, &head)
-		m.countPairs(row.Symbols, &head)
-	}
-	sum := 0.0
-	for i := range body {
-		credit := func(c uint16) float64 {
-			if c == 0 {
-				return 0
-			}
-			if weights.pairGrade != 0 {
-				return min(1, float64(c)/math.Abs(weights.pairGrade))
-			}
-			return 1
-		}
-		if weights.pairBody != 1 && head[i] > 0 {
-			sum += credit(max(head[i], body[i]))
-		} else {
-			sum += weights.pairBody * credit(body[i])
-		}
-	}
-	if m.pairCount() == 0 {
-		return 0
-	}
-	return sum / float64(m.pairCount())
-}
-
-// pairCount is the number of pairs joinedPairs counts.
-func (m *pairMatcher) pairCount() int {
-	nw := len(m.words)
-	n := 0
-	for i := 0; i+1 < nw; i++ {
-		if m.dead&(1<<i|1<<(i+1)) == 0 {
-			n++
-		}
-		if weights.pairWindow >= 2 && i+2 < nw && m.dead&(1<<i|1<<(i+2)) == 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// countPairs adds to counts, for each pair, the identifiers of text
-// joining it (bit positions as pairBits').
-func (m *pairMatcher) countPairs(text string, counts *[32]uint16) {
-	if weights.pairGrade < 0 { // distinct identifiers
-		seen := map[string]bool{}
-		m.eachIdentName(text, func(id string, b uint32) {
-			if seen[id] {
-				return
-			}
-			seen[id] = true
-			for b != 0 {
-				i := bits.TrailingZeros32(b)
-				counts[i]++
-				b &= b - 1
-			}
-		})
-		return
-	}
-	m.eachIdent(text, func(b uint32) {
-		for b != 0 {
-			i := bits.TrailingZeros32(b)
-			counts[i]++
-			b &= b - 1
-		}
-	})
 }
 
 // pairMatcher finds the query's words in the identifiers of a text, by
@@ -155,28 +66,18 @@ type pairMatcher struct {
 	terms  []string // scratch: an identifier's terms
 	// seen maps an identifier to its pairBits: code repeats its
 	// identifiers, and each is split and stemmed once a search.
-	seen map[string]uint32
-	dead uint16 // words that join nothing (pairTests 2)
+	seen map[string]uint16
+	// dead marks the words that join nothing: those asking for tests,
+	// when weights.pairTestWords holds.
+	dead uint16
+	// pairs is the number of adjacent pairs of words neither of which is
+	// dead: joinedPairs' denominator.
+	pairs int
 }
 
 // newPairMatcher prepares the query's words for matching.
 func newPairMatcher(q Query) *pairMatcher {
-	m := &pairMatcher{words: q.Words[:min(len(q.Words), maxWords)], seen: map[string]uint32{}}
-	if weights.pairTests == 1 {
-		var kept []Word
-		for _, w := range m.words {
-			if !testWords[w.Stem] {
-				kept = append(kept, w)
-			}
-		}
-		m.words = kept
-	} else if weights.pairTests == 2 {
-		for i, w := range m.words {
-			if testWords[w.Stem] {
-				m.dead |= 1 << i
-			}
-		}
-	}
+	m := &pairMatcher{words: q.Words[:min(len(q.Words), maxWords)], seen: map[string]uint16{}}
 	addPrefix := func(s string) {
 		p := s[:min(len(s), tokenize.KeptPrefix)]
 		if p != "" && !slices.ContainsFunc(m.prefix, func(q []byte) bool { return string(q) == p }) {
@@ -184,7 +85,20 @@ func newPairMatcher(q Query) *pairMatcher {
 		}
 	}
 	for i := range m.words {
+		if weights.pairTestWords && testWords[m.words[i].Stem] {
+			m.dead |= 1 << i
+		}
+	}
+	for i := 0; i+1 < len(m.words); i++ {
+		if m.dead&(1<<i|1<<(i+1)) == 0 {
+			m.pairs++
+		}
+	}
+	for i := range m.words {
 		w := &m.words[i]
+		if m.dead&(1<<i) != 0 {
+			continue
+		}
 		addPrefix(w.Stem)
 		for _, p := range w.Parts {
 			addPrefix(p)
@@ -196,31 +110,14 @@ func newPairMatcher(q Query) *pairMatcher {
 	return m
 }
 
-// joinedPairs is the share of the query's adjacent word pairs (i, i+1)
-// that some identifier of text holds both words of, from 0 to 1.
+// joinedPairs is the share of the query's adjacent word pairs (i, i+1),
+// neither word dead, that some identifier of text holds both words of,
+// from 0 to 1.
 func (m *pairMatcher) joinedPairs(text string) float64 {
-	nw := len(m.words)
-	if nw < 2 {
+	if m.pairs == 0 {
 		return 0
 	}
-	var found uint32 // bit i: words i and i+1 joined; bit 16+i: words i and i+2
-	m.eachIdent(text, func(b uint32) { found |= b })
-	if m.pairCount() == 0 {
-		return 0
-	}
-	return float64(bits.OnesCount32(found)) / float64(m.pairCount())
-}
-
-// eachIdent calls fn with the pairBits of each identifier of text that
-// joins some pair.
-func (m *pairMatcher) eachIdent(text string, fn func(uint32)) {
-	m.eachIdentName(text, func(_ string, b uint32) { fn(b) })
-}
-
-func (m *pairMatcher) eachIdentName(text string, fn func(string, uint32)) {
-	if len(m.words) < 2 {
-		return
-	}
+	var found uint16 // bit i: words i and i+1 joined
 	for i := 0; i < len(text); {
 		if !identByte[text[i]] {
 			i++
@@ -233,11 +130,10 @@ func (m *pairMatcher) eachIdentName(text string, fn func(string, uint32)) {
 			}
 		}
 		if compound {
-			if b := m.identPairs(text[start:i]); b != 0 {
-				fn(strings.ToLower(strings.Trim(text[start:i], "_")), b)
-			}
+			found |= m.identPairs(text[start:i])
 		}
 	}
+	return float64(bits.OnesCount16(found)) / float64(m.pairs)
 }
 
 // identByte marks the bytes an identifier is read from: ASCII letters,
@@ -254,7 +150,7 @@ var identByte = func() (t [256]bool) {
 // (an underscore, a capital after the first byte, a digit, a non-ASCII
 // byte: only those can join two words), from the memo when it was met
 // before.
-func (m *pairMatcher) identPairs(id string) uint32 {
+func (m *pairMatcher) identPairs(id string) uint16 {
 	id = strings.Trim(id, "_")
 	if len(id) < 2 || len(id) > tokenize.MaxTermLen {
 		return 0
@@ -269,7 +165,7 @@ func (m *pairMatcher) identPairs(id string) uint32 {
 
 // pairBits is, for identifier id, a bit i for each pair of adjacent query
 // words (i, i+1) that its terms both hold.
-func (m *pairMatcher) pairBits(id string) uint32 {
+func (m *pairMatcher) pairBits(id string) uint16 {
 	if !m.mayHold(id) {
 		return 0
 	}
@@ -282,11 +178,7 @@ func (m *pairMatcher) pairBits(id string) uint32 {
 	} else {
 		eachPart(id, func(lo, hi int) { b |= m.partBits(m.lower[lo:hi]) })
 	}
-	out := uint32(b & (b >> 1))
-	if weights.pairWindow >= 2 {
-		out |= uint32(b&(b>>2)) << 16
-	}
-	return out
+	return b & (b >> 1)
 }
 
 // eachPart calls fn with the byte range of each part of an ASCII

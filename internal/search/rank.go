@@ -60,13 +60,8 @@ type weightSet struct {
 	pickFileCtor    bool    // within a file: a method named after the file is its class's constructor (fileConstructor)
 	joinedPairs     float64 // two words adjacent in a prose query joined in one identifier of a best chunk's text (proximity.go)
 	pairDepth       int     // how many of the best chunks joinedPairs reorders
-	// Experiments of issue 11's follow-up (proximity.go).
-	pairBody    float64 // credit for a pair joined only in the body, not the signature or the chunk's names (1: the whole text counts)
-	pairGrade   float64 // when > 0, a pair's credit is min(1, joining identifiers / pairGrade)
-	pairSkip    float64 // 1: no lift when mult < 1; 2: none for demoted, test or doc files whatever the query
-	pairWindow  float64 // 2: pairs of words one apart count too
-	pairTests   float64 // 1: words asking for tests (testWords) left out of the pairs; 2: they join nothing and their pairs are not counted
-	pickSubject float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
+	pairTestWords   bool    // words asking for tests join no pair (proximity.go)
+	pickSubject     float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -152,7 +147,9 @@ var weights = weightSet{
 	// leave-one-repository-out 0.7950 against 0.7935); see proximity.go.
 	joinedPairs: 0.25,
 	pairDepth:   10,
-	pairBody:    1,
+	// Its follow-up: a word asking for tests, benchmarks or examples
+	// joins no pair (+0.0004, 2 helped, 1 hurt; leave-one-out 0.7954).
+	pairTestWords: true,
 
 	semanticCalibration: 0.01,
 
