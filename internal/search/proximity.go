@@ -26,7 +26,9 @@ import (
 // distance between them, the shortest span holding them all), idf
 // weights, a scatter penalty, every pair rather than adjacent ones, and
 // the choice of a file's chunk were measured and lowered the development
-// sets (docs/ranking.md, "Issue 11, twelfth pass").
+// sets, and so did, later, counting only the declaration line, grading a
+// pair by how many identifiers join it, sparing demoted files and words
+// one apart (docs/ranking.md, "Issue 11, twelfth pass").
 //
 // A word asking for tests, benchmarks or examples (testWords) joins no
 // pair, and its pairs are not counted: code names tests and benchmarks
