@@ -97,6 +97,10 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.pickFileCtor = true }
 		}},
 		{name: "query word pairs joined in an identifier", off: zero(&w.joinedPairs)},
+		{name: "test words join no pair", off: func() func() {
+			w.pairTestWords = false
+			return func() { w.pairTestWords = true }
+		}},
 		{name: "wider test/bench/demo conventions", off: func() func() {
 			w.testConventions = false
 			return func() { w.testConventions = true }

@@ -26,7 +26,15 @@ import (
 // distance between them, the shortest span holding them all), idf
 // weights, a scatter penalty, every pair rather than adjacent ones, and
 // the choice of a file's chunk were measured and lowered the development
-// sets (docs/ranking.md, "Issue 11, twelfth pass").
+// sets, and so did, later, counting only the declaration line, grading a
+// pair by how many identifiers join it, sparing demoted files and words
+// one apart (docs/ranking.md, "Issue 11, twelfth pass").
+//
+// A word asking for tests, benchmarks or examples (testWords) joins no
+// pair, and its pairs are not counted: code names tests and benchmarks
+// by convention (test_capture_output, BenchmarkParse), so "tests" joined
+// to the next word is the convention, not the query's phrase, and lifted
+// a test above the helper the query asked about.
 
 // joinsPairs reports whether joined pairs apply to q: a prose query of
 // two words or more.
@@ -61,6 +69,12 @@ type pairMatcher struct {
 	// seen maps an identifier to its pairBits: code repeats its
 	// identifiers, and each is split and stemmed once a search.
 	seen map[string]uint16
+	// dead marks the words that join nothing: those asking for tests,
+	// when weights.pairTestWords holds.
+	dead uint16
+	// pairs is the number of adjacent pairs of words neither of which is
+	// dead: joinedPairs' denominator.
+	pairs int
 }
 
 // newPairMatcher prepares the query's words for matching.
@@ -73,7 +87,20 @@ func newPairMatcher(q Query) *pairMatcher {
 		}
 	}
 	for i := range m.words {
+		if weights.pairTestWords && testWords[m.words[i].Stem] {
+			m.dead |= 1 << i
+		}
+	}
+	for i := 0; i+1 < len(m.words); i++ {
+		if m.dead&(1<<i|1<<(i+1)) == 0 {
+			m.pairs++
+		}
+	}
+	for i := range m.words {
 		w := &m.words[i]
+		if m.dead&(1<<i) != 0 {
+			continue
+		}
 		addPrefix(w.Stem)
 		for _, p := range w.Parts {
 			addPrefix(p)
@@ -85,11 +112,11 @@ func newPairMatcher(q Query) *pairMatcher {
 	return m
 }
 
-// joinedPairs is the share of the query's adjacent word pairs (i, i+1)
-// that some identifier of text holds both words of, from 0 to 1.
+// joinedPairs is the share of the query's adjacent word pairs (i, i+1),
+// neither word dead, that some identifier of text holds both words of,
+// from 0 to 1.
 func (m *pairMatcher) joinedPairs(text string) float64 {
-	nw := len(m.words)
-	if nw < 2 {
+	if m.pairs == 0 {
 		return 0
 	}
 	var found uint16 // bit i: words i and i+1 joined
@@ -108,8 +135,7 @@ func (m *pairMatcher) joinedPairs(text string) float64 {
 			found |= m.identPairs(text[start:i])
 		}
 	}
-	mask := uint16(1)<<(nw-1) - 1
-	return float64(bits.OnesCount16(found&mask)) / float64(nw-1)
+	return float64(bits.OnesCount16(found)) / float64(m.pairs)
 }
 
 // identByte marks the bytes an identifier is read from: ASCII letters,
@@ -240,6 +266,9 @@ func (m *pairMatcher) wordBits(term string) uint16 {
 	}
 	for i := range m.words {
 		w := &m.words[i]
+		if m.dead&(1<<i) != 0 {
+			continue
+		}
 		if matches(w.Stem) || slices.ContainsFunc(w.Parts, matches) || slices.ContainsFunc(w.abbreviations(), matches) {
 			out |= 1 << i
 		}

@@ -29,6 +29,11 @@ func TestJoinedPairs(t *testing.T) {
 		{"handle a request", "handleRequest()", 1}, // stop words are not query words
 		{"timeout", "timeout_ms", 0},               // one word: no pairs
 		{"parse the color option", "parseColor\noption", 0.5},
+		// Words asking for tests join nothing, and their pairs are not counted.
+		{"invoke a command from tests and capture its output", "test_capture_fd()", 0},
+		{"invoke a command from tests and capture its output", "capture_output()", 0.5},
+		{"tests for the layout strategies", "test_layout_strategies", 1},
+		{"benchmark tests", "BenchmarkTests", 0},
 	}
 	for _, tt := range tests {
 		m := newPairMatcher(Analyze(tt.query))
