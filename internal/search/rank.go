@@ -285,6 +285,7 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 	if q.Symbolic {
 		quals = qualifiedNames(q.Raw)
 	}
+	bar := subjectNameBar(q, cands, snap, wantsTests, wantsDocs)
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
@@ -303,8 +304,13 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		if q.Symbolic && weights.literalNames {
 			nameShare = weights.fileName * wordShare(q, literalNameHits(q, c.nameHit, facts.base))
 		}
+		m := fileMultiplier(q, facts, wantsTests, wantsDocs)
+		subject := 0.0
+		if subjectEligible(wordShare(q, c.nameHit), bar, m) {
+			subject = namedAfterSubject(q, facts.base, facts.baseStem)
+		}
 		bonus := nameShare + weights.fileNameExact*nameEvidenceScale(q)*namedAfterQuery(q, facts.base, facts.baseStem) +
-			weights.fileNameSubject*namedAfterSubject(q, facts.base, facts.baseStem) +
+			weights.fileNameSubject*subject +
 			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)
 		s += weights.definition * definitionKind(row.Kind)
 		if implementing[slot] {
@@ -313,7 +319,7 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		if f := files[slot]; f != nil {
 			bonus += weights.fileLevel * f.score
 		}
-		m := fileMultiplier(q, facts, wantsTests, wantsDocs) * headerMultiplier(q, facts, snap.files, slot)
+		m *= headerMultiplier(q, facts, snap.files, slot)
 		if snap.inTests != nil && snap.inTests[c.pos] && !wantsTests && !facts.demoted() {
 			m *= weights.inFileTests
 		}
@@ -554,6 +560,45 @@ func namedAfterSubject(q Query, base, baseStem string) float64 {
 		return 1
 	}
 	return 0
+}
+
+// subjectNameBar is the largest share of the query's words held by the
+// name of a candidate file that no demotion applies to for this query:
+// the bar a file named after the query's first word must reach to earn
+// namedAfterSubject's bonus (see subjectEligible). It is 0, and nothing is
+// read, when the query has no subject to prefer.
+func subjectNameBar(q Query, cands []*candidate, snap *snapshot, wantsTests, wantsDocs bool) float64 {
+	if weights.fileNameSubject == 0 || len(q.Words) < 2 || q.subjectShare > weights.subjectMaxShare {
+		return 0
+	}
+	bar := 0.0
+	for _, c := range cands {
+		share := wordShare(q, c.nameHit)
+		if share <= bar {
+			continue
+		}
+		if fileMultiplier(q, snap.facts[snap.chunkFile[c.pos]], wantsTests, wantsDocs) < 1 {
+			continue
+		}
+		bar = share
+	}
+	return bar
+}
+
+// subjectEligible reports whether a file may earn the bonus for being
+// named after the query's first word, given the share of the query's words
+// its name holds, the bar subjectNameBar set, and the file's demotions.
+// The first word names the subject only as a tie-breaker between names:
+// when an implementation file's name holds more of the query's words
+// ("codecs for Scala Enumeration values": EnumerationCodecs over Codec;
+// "authenticate a request from an Authorization bearer token":
+// BearerAuthorization over Authentication), that name is the closer
+// answer and the broad file named after the first word earns nothing. Nor
+// does a file the query did not ask for (a test, a fixture, a page of
+// documentation named after the subject): its demotion already says so,
+// and the bonus would undo it.
+func subjectEligible(nameShare, bar, mult float64) bool {
+	return mult >= 1 && nameShare >= bar
 }
 
 // nameEvidenceScale weakens the evidence of a file named after one query

@@ -1,9 +1,13 @@
 package search
 
 import (
+	"context"
+	"fmt"
 	"maps"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -647,6 +651,96 @@ func TestImplementerFiles(t *testing.T) {
 	for _, c := range cases {
 		if got := implementerFiles(Analyze(c.query), impl); !maps.Equal(got, c.want) {
 			t.Errorf("implementerFiles(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+}
+
+func TestSubjectEligible(t *testing.T) {
+	tests := []struct {
+		name                 string
+		nameShare, bar, mult float64
+		want                 bool
+	}{
+		{"the name holding the most query words", 0.5, 0.5, 1, true},
+		{"a tie with another name", 0.25, 0.25, 1, true},
+		{"another name holds more query words", 0.25, 0.5, 1, false},
+		{"a demoted file (test, fixture, documentation)", 0.5, 0.5, 0.3, false},
+		{"no bar: nothing else named after a query word", 0.25, 0, 1, true},
+	}
+	for _, tt := range tests {
+		if got := subjectEligible(tt.nameShare, tt.bar, tt.mult); got != tt.want {
+			t.Errorf("%s: subjectEligible(%v, %v, %v) = %v, want %v", tt.name, tt.nameShare, tt.bar, tt.mult, got, tt.want)
+		}
+	}
+}
+
+// TestSubjectYieldsToCloserName checks, end to end, that the file named
+// after the query's first word earns the subject bonus when no other
+// implementation file's name holds more of the query's words, and not when
+// one does, nor when it is a test.
+func TestSubjectYieldsToCloserName(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"codec.go":             "package c\n\n// Codec encodes and decodes values.\nfunc Codec(v any) any { return v }\n",
+		"enumeration_codec.go": "package c\n\n// EnumCodec encodes enumeration values by name.\nfunc EnumCodec(v any) any { return v }\n",
+		"stream.go":            "package c\n\n// Stream writes values to a stream.\nfunc Stream(v any) any { return v }\n",
+		"testdata/codec.go":    "package c\n\n// CodecFixture holds stream values for the tests.\nfunc CodecFixture() {}\n",
+	}
+	// Unrelated files keep the first word distinctive (subjectMaxShare).
+	for i := range 12 {
+		files[fmt.Sprintf("other%d.go", i)] = fmt.Sprintf("package c\n\n// Other%d parses flags.\nfunc Other%d() {}\n", i, i)
+	}
+	for name, src := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	indexAt(t, root, idx)
+	e, err := openTestEngine(t, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// scoreOf is the score of path's best chunk for query, with and
+	// without the subject bonus.
+	scoreOf := func(query, path string) (on, off float64) {
+		t.Helper()
+		find := func() float64 {
+			resp, err := e.Search(context.Background(), Options{Query: query, Limit: 10})
+			if err != nil {
+				t.Fatalf("search %q: %v", query, err)
+			}
+			for _, r := range resp.Results {
+				if r.Path == path {
+					return r.Score
+				}
+			}
+			t.Fatalf("search %q: %s not among %d results", query, path, len(resp.Results))
+			return 0
+		}
+		on = find()
+		old := weights.fileNameSubject
+		weights.fileNameSubject = 0
+		defer func() { weights.fileNameSubject = old }()
+		return on, find()
+	}
+	tests := []struct {
+		query, path string
+		bonus       bool
+	}{
+		{"codec stream values", "codec.go", true},                       // no name holds more query words
+		{"codec for enumeration values", "codec.go", false},             // enumeration_codec.go holds two
+		{"codec stream values", "testdata/codec.go", false},             // test data named after the subject
+		{"codec for enumeration values", "enumeration_codec.go", false}, // not named after the first word
+	}
+	for _, tt := range tests {
+		on, off := scoreOf(tt.query, tt.path)
+		if got := on > off; got != tt.bonus {
+			t.Errorf("%q, %s: score %v with the subject bonus, %v without; want a bonus: %v", tt.query, tt.path, on, off, tt.bonus)
 		}
 	}
 }
