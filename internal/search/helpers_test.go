@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/index"
@@ -36,4 +38,27 @@ func indexAt(t testing.TB, root, path string) {
 	if _, err := index.Run(ctx, db, index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// engineOver writes files (a path relative to a new root → its content)
+// under a temporary root, indexes it and opens an engine over the index.
+func engineOver(t testing.TB, files map[string]string) *Engine {
+	t.Helper()
+	root := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	indexAt(t, root, idx)
+	e, err := openTestEngine(t, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -77,22 +76,11 @@ func TestLiftJoinedPairs(t *testing.T) {
 // holding the query's words, the one that writes them as one identifier
 // gains, the other keeps its score.
 func TestJoinedPairsLiftsChunk(t *testing.T) {
-	root := t.TempDir()
 	files := map[string]string{
 		"apart.go":  "package p\n\n// Wait returns after the child ends.\nfunc Wait(c *Child) int {\n\texit(c)\n\treturn status(c)\n}\n",
 		"joined.go": "package p\n\n// Result returns after the child ends.\nfunc Result(c *Child) int {\n\ts := exitStatus(c)\n\treturn s\n}\n",
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	idx := filepath.Join(t.TempDir(), "index.db")
-	indexAt(t, root, idx)
-	e, err := openTestEngine(t, idx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOver(t, files)
 	scores := func() map[string]float64 {
 		t.Helper()
 		resp, err := e.Search(context.Background(), Options{Query: "child exit status", Limit: 5})

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"path"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -679,7 +677,6 @@ func TestSubjectEligible(t *testing.T) {
 // implementation file's name holds more of the query's words, and not when
 // one does, nor when it is a test.
 func TestSubjectYieldsToCloserName(t *testing.T) {
-	root := t.TempDir()
 	files := map[string]string{
 		"codec.go":             "package c\n\n// Codec encodes and decodes values.\nfunc Codec(v any) any { return v }\n",
 		"enumeration_codec.go": "package c\n\n// EnumCodec encodes enumeration values by name.\nfunc EnumCodec(v any) any { return v }\n",
@@ -690,21 +687,7 @@ func TestSubjectYieldsToCloserName(t *testing.T) {
 	for i := range 12 {
 		files[fmt.Sprintf("other%d.go", i)] = fmt.Sprintf("package c\n\n// Other%d parses flags.\nfunc Other%d() {}\n", i, i)
 	}
-	for name, src := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	idx := filepath.Join(t.TempDir(), "index.db")
-	indexAt(t, root, idx)
-	e, err := openTestEngine(t, idx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOver(t, files)
 	// scoreOf is the score of path's best chunk for query, with and
 	// without the subject bonus.
 	scoreOf := func(query, path string) (on, off float64) {
