@@ -3,8 +3,6 @@ package search
 import (
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -196,7 +194,6 @@ func TestPickSubject(t *testing.T) {
 // method that answers, not the constructor, whose name is the file's and
 // which mentions every field; and that the file scores the same either way.
 func TestChunkPickFileSubject(t *testing.T) {
-	root := t.TempDir()
 	src := `class DFA {
  public:
   DFA(int max_mem);
@@ -219,15 +216,7 @@ void DFA::ResetCache() {
   mem_budget_ = cache_memory_;
 }
 `
-	if err := os.WriteFile(filepath.Join(root, "dfa.cc"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	idx := filepath.Join(t.TempDir(), "index.db")
-	indexAt(t, root, idx)
-	e, err := openTestEngine(t, idx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOver(t, map[string]string{"dfa.cc": src})
 	search := func() Result {
 		t.Helper()
 		resp, err := e.Search(context.Background(), Options{Query: "what happens when the DFA state cache runs out of memory", Limit: 5})
