@@ -178,43 +178,12 @@ func (m *pairMatcher) pairBits(id string) uint16 {
 			b |= m.wordBits(t)
 		}
 	} else {
-		eachPart(id, func(lo, hi int) { b |= m.partBits(m.lower[lo:hi]) })
+		for lo, hi, ok := tokenize.NextPart(id, 0); ok; lo, hi, ok = tokenize.NextPart(id, hi) {
+			b |= m.partBits(m.lower[lo:hi])
+		}
 	}
 	return b & (b >> 1)
 }
-
-// eachPart calls fn with the byte range of each part of an ASCII
-// identifier, as tokenize.AppendTerms splits it: at underscores, at a
-// lower-case letter followed by a capital, before the last capital of a
-// run followed by a lower-case letter, and between digits and letters.
-// (A one-part identifier yields itself.)
-func eachPart(id string, fn func(lo, hi int)) {
-	start := -1
-	for i := 0; i <= len(id); i++ {
-		if i == len(id) || id[i] == '_' {
-			if start >= 0 {
-				fn(start, i)
-				start = -1
-			}
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		prev, cur := id[i-1], id[i]
-		if isLower(prev) && isUpper(cur) ||
-			isUpper(prev) && isUpper(cur) && i+1 < len(id) && isLower(id[i+1]) ||
-			isDigit(prev) != isDigit(cur) {
-			fn(start, i)
-			start = i
-		}
-	}
-}
-
-func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
-func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // partBits is wordBits of one lower-cased part, made a string (and
 // stemmed) only when it begins like some form of a query word.

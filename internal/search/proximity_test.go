@@ -4,12 +4,9 @@ import (
 	"context"
 	"math"
 	"os"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/store"
-	"github.com/lore-dev/lore/internal/tokenize"
 )
 
 func TestJoinedPairs(t *testing.T) {
@@ -107,25 +104,6 @@ func TestJoinedPairsLiftsChunk(t *testing.T) {
 	}
 	if on["joined.go"] <= on["apart.go"] {
 		t.Errorf("joined.go %v not above apart.go %v", on["joined.go"], on["apart.go"])
-	}
-}
-
-// TestEachPartSplitsLikeTheIndex checks that the parts eachPart finds are
-// those tokenize.AppendTerms indexes (without the whole form of a
-// several-part identifier).
-func TestEachPartSplitsLikeTheIndex(t *testing.T) {
-	for _, id := range []string{"exit_status", "EXIT_STATUSES", "parseHTTPRequest2", "utf8", "BackgroundWorker",
-		"a__b", "x", "ID", "getID", "HTTPServer", "max_line_len", "v2Router", "abc123def"} {
-		want := tokenize.AppendTerms(nil, id)
-		if len(want) > 1 {
-			want = want[1:]
-		}
-		lower := strings.ToLower(id)
-		var got []string
-		eachPart(id, func(lo, hi int) { got = append(got, lower[lo:hi]) })
-		if !slices.Equal(got, want) {
-			t.Errorf("eachPart(%q) = %q, want %q", id, got, want)
-		}
 	}
 }
 

@@ -166,32 +166,11 @@ func appendTerms(out []string, id string) []string {
 		whole = strings.ToLower(id)
 	}
 	out = append(out, whole)
-	// The parts, as SplitIdentifier finds them: the pieces between
-	// separators, each split at its camelCase and digit boundaries. The
-	// lower-cased id has the same byte offsets, so a part is a slice of it.
-	mark, piece := len(out), -1
-	for i := 0; i <= len(id); i++ {
-		if i < len(id) && !isSeparator(id[i]) {
-			if piece < 0 {
-				piece = i
-			}
-			continue
-		}
-		if piece < 0 {
-			continue
-		}
-		start := piece
-		for j := piece + 1; j < i; j++ {
-			prev, cur := id[j-1], id[j]
-			if isLowerASCII(prev) && isUpperASCII(cur) ||
-				isUpperASCII(prev) && isUpperASCII(cur) && j+1 < i && isLowerASCII(id[j+1]) ||
-				isDigitASCII(prev) != isDigitASCII(cur) {
-				out = append(out, whole[start:j])
-				start = j
-			}
-		}
-		out = append(out, whole[start:i])
-		piece = -1
+	// The parts, as SplitIdentifier finds them. The lower-cased id has the
+	// same byte offsets, so a part is a slice of it.
+	mark := len(out)
+	for lo, hi, ok := NextPart(id, 0); ok; lo, hi, ok = NextPart(id, hi) {
+		out = append(out, whole[lo:hi])
 	}
 	if len(out)-mark <= 1 {
 		return out[:mark] // one part: the whole form says it
@@ -213,6 +192,36 @@ func appendTermsSlow(out []string, id string) []string {
 		}
 	}
 	return out
+}
+
+// NextPart returns the byte range [lo, hi) of the first part of an ASCII
+// identifier at or after byte from, and ok false when there is none. The
+// parts are SplitIdentifier's: the pieces between separators, each split
+// at a lower-case letter followed by a capital, before the last capital of
+// a run followed by a lower-case letter, and between digits and letters; a
+// one-part identifier yields itself. The ranges hold for the lower-cased
+// identifier too, so a caller slices the parts out of either without
+// allocating:
+//
+//	for lo, hi, ok := NextPart(id, 0); ok; lo, hi, ok = NextPart(id, hi) { … }
+func NextPart(id string, from int) (lo, hi int, ok bool) {
+	lo = from
+	for lo < len(id) && isSeparator(id[lo]) {
+		lo++
+	}
+	if lo == len(id) {
+		return 0, 0, false
+	}
+	for hi = lo + 1; hi < len(id); hi++ {
+		prev, cur := id[hi-1], id[hi]
+		if isSeparator(cur) ||
+			isLowerASCII(prev) && isUpperASCII(cur) ||
+			isUpperASCII(prev) && isUpperASCII(cur) && hi+1 < len(id) && isLowerASCII(id[hi+1]) ||
+			isDigitASCII(prev) != isDigitASCII(cur) {
+			break
+		}
+	}
+	return lo, hi, true
 }
 
 func isSeparator(c byte) bool  { return c == '_' || c == '-' || c == '.' }

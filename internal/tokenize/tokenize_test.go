@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +78,22 @@ func BenchmarkTerms(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Terms(text)
+	}
+}
+
+// TestNextPartSplitsLikeSplitIdentifier checks that the byte ranges
+// NextPart yields, sliced out of the lower-cased identifier, are the parts
+// SplitIdentifier returns.
+func TestNextPartSplitsLikeSplitIdentifier(t *testing.T) {
+	for _, id := range []string{"exit_status", "EXIT_STATUSES", "parseHTTPRequest2", "utf8", "BackgroundWorker",
+		"a__b", "x", "ID", "getID", "HTTPServer", "max_line_len", "v2Router", "abc123def", "_lead", "trail_", "a.b-c"} {
+		lower := strings.ToLower(id)
+		var got []string
+		for lo, hi, ok := NextPart(id, 0); ok; lo, hi, ok = NextPart(id, hi) {
+			got = append(got, lower[lo:hi])
+		}
+		if want := SplitIdentifier(id); !reflect.DeepEqual(got, want) {
+			t.Errorf("NextPart(%q) = %q, want %q", id, got, want)
+		}
 	}
 }
