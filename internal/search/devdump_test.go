@@ -8,13 +8,13 @@ import (
 	"testing"
 )
 
-// dumpSynonymWords are words with long posting lists of synonyms (get,
-// new, set, list, type), appended to the development queries so that a
-// dump exercises the synonym paths on every repository.
-var dumpSynonymWords = []string{"fetch", "create", "assign", "array", "kind", "remove", "error", "check"}
+// dumpExtraWords are common words of code, with long posting lists and
+// abbreviations (fetch, create, array, error), appended to the development
+// queries so that a dump exercises long lists on every repository.
+var dumpExtraWords = []string{"fetch", "create", "assign", "array", "kind", "remove", "error", "check"}
 
 // TestDevBenchDump writes every development query's top 20 (path, lines,
-// score, relevance), the same query with a synonym-rich word appended, and
+// score, relevance), the same query with a common word appended, and
 // the retrieval order without reranking, to the file LORE_DEVBENCH_DUMP
 // names: two binaries that must rank alike write identical files. Skipped
 // unless LORE_DEVBENCH and LORE_DEVBENCH_DUMP are set.
@@ -35,7 +35,7 @@ func TestDevBenchDump(t *testing.T) {
 		for qi, q := range r.queries {
 			variants := []Options{
 				{Query: q.Query, Limit: 20},
-				{Query: q.Query + " " + dumpSynonymWords[qi%len(dumpSynonymWords)], Limit: 20},
+				{Query: q.Query + " " + dumpExtraWords[qi%len(dumpExtraWords)], Limit: 20},
 				{Query: q.Query, Limit: 20, NoRerank: true},
 			}
 			for _, opts := range variants {

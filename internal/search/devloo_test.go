@@ -125,10 +125,6 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.abbrevByUse = true }
 		}},
 		{name: "run-together words", off: zero(&w.compound)},
-		{name: "synonyms in name and symbol shares", off: func() func() {
-			w.synonymShares = false
-			return func() { w.synonymShares = true }
-		}},
 		// Signals that read the same evidence, judged together: each
 		// alone fails the rule while the others stand in for it.
 		{name: "file name evidence (share + named after)", off: both(zero(&w.fileName), zero(&w.fileNameExact))},
@@ -331,7 +327,6 @@ func sweepable() map[string]*float64 {
 	w := &weights
 	m := map[string]*float64{
 		"partTerm": &w.partTerm, "abbreviation": &w.abbreviation, "compound": &w.compound,
-		"synonym": &w.synonym,
 		"lexical": &w.lexical, "coverage": &w.coverage, "fileName": &w.fileName, "symbolField": &w.symbolField,
 		"exactSymbol": &w.exactSymbol, "typeDefinition": &w.typeDefinition, "fileNameExact": &w.fileNameExact,
 		"fileNameSubject": &w.fileNameSubject, "subjectMaxShare": &w.subjectMaxShare,

@@ -317,12 +317,6 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	names := make([]string, len(terms))
 	for i, t := range terms {
 		names[i] = t.term
-		if t.synonym && weights.synonym == 0 && namesOnlyLists {
-			// Its weight stays 0 (weighSynonyms scales it): only the
-			// chunks that name it count (scoreLexical), and nothing reads
-			// the rest of its list.
-			names[i] = namesOnlyTerm(t.term)
-		}
 	}
 	hits, err := e.postings(ctx, snap, names) // without snap's dead chunks
 	if err != nil {
@@ -331,7 +325,6 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if weights.abbrevByUse {
 		weighAbbreviations(q, terms, hits)
 	}
-	weighSynonyms(q, terms, hits)
 	// The first term read is the first word's stem (lookupTerms).
 	q.subjectShare = float64(len(hits[0])) / float64(max(snap.live, 1))
 	q.wantsTests = asksForTests(q, terms, hits, snap)

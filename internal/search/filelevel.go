@@ -115,8 +115,8 @@ func (sc *fileScratch) scoreFiles(q Query, terms []queryTerm, hits [][]store.Pos
 	seen := zeroed(&sc.seen, n) // the last term (index+1) that counted the file
 	for ti, qt := range terms {
 		if qt.weight == 0 {
-			// It adds 0 to every file's score (a compound word's parts, a
-			// synonym read for the names only): its list is not walked.
+			// It adds 0 to every file's score (a compound word's parts):
+			// its list is not walked.
 			continue
 		}
 		df := 0.0

@@ -165,15 +165,9 @@ func scoreLexical(cs *candidates, q Query, terms []queryTerm, hits [][]store.Pos
 		word := qt.word
 		isWhole := q.Words[word].Stem == qt.term
 		hasParts := len(q.Words[word].Parts) > 0
-		// A synonym that adds nothing to BM25 says something only of the
-		// chunks it names: the others are not made candidates by it.
-		namesOnly := qt.synonym && qt.weight == 0
 		for _, h := range list {
 			pos := int(h.Pos)
 			if onlyFiles != nil && !onlyFiles[snap.meta[pos].FileID] {
-				continue
-			}
-			if namesOnly && h.Freqs[store.FieldName] == 0 && h.Freqs[store.FieldSymbols] == 0 {
 				continue
 			}
 			var c *candidate
@@ -193,7 +187,7 @@ func scoreLexical(cs *candidates, q Query, terms []queryTerm, hits [][]store.Pos
 				norm := 1 - fieldB[f] + fieldB[f]*float64(dl[f])/lens.Avg[f]
 				tfw += weights.fields[f] * float64(h.Freqs[f]) / norm
 			}
-			if word < maxWords && (!qt.synonym || weights.synonymShares) {
+			if word < maxWords {
 				bit := uint16(1) << word
 				c.anyHit |= bit
 				if h.Freqs[store.FieldName] != 0 {
@@ -204,7 +198,7 @@ func scoreLexical(cs *candidates, q Query, terms []queryTerm, hits [][]store.Pos
 				}
 			}
 			c.bm25 += qt.weight * idf * tfw / (bm25K1 + tfw)
-			if word < maxWords && !qt.synonym {
+			if word < maxWords {
 				switch {
 				case isWhole:
 					c.whole |= 1 << word

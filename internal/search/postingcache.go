@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"slices"
-	"strings"
 	"unsafe"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -56,18 +54,13 @@ func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) (
 			names[i] = terms[ti]
 		}
 	}
-	read, err := e.st.Postings(ctx, storeTerms(names), snap.lens)
+	read, err := e.st.Postings(ctx, names, snap.lens)
 	if err != nil {
 		return nil, err
 	}
 	// The snapshot's dead chunks leave the lists here, once, before they
 	// are kept: a kept list is never written again.
 	snap.dropDead(read)
-	for i, name := range names {
-		if strings.HasPrefix(name, namesOnlyPrefix) {
-			read[i] = namedPostings(read[i])
-		}
-	}
 	for i, ti := range missing {
 		out[ti] = read[i]
 	}
@@ -76,54 +69,4 @@ func (e *Engine) postings(ctx context.Context, snap *snapshot, terms []string) (
 		c.store(snap, names, read, postingSize, postingCacheBytes, 8)
 	}
 	return out, nil
-}
-
-// namesOnlyPrefix marks a term whose list postings returns cut to the
-// chunks that have the term in their file name or among their symbols
-// (namedPostings): what a synonym read for the name and symbol shares
-// alone reaches (weights.synonym 0). Such a list is kept under the marked
-// name, apart from the whole list of the same term. No index term holds
-// the byte.
-const namesOnlyPrefix = "\x00"
-
-// namesOnlyLists switches the names-only lists on; TestNamesOnlyLists
-// turns it off to compare.
-var namesOnlyLists = true
-
-// namesOnlyTerm is term marked for postings to read its names-only list.
-func namesOnlyTerm(term string) string { return namesOnlyPrefix + term }
-
-// storeTerms are the index terms of names, without namesOnlyPrefix: a
-// new slice when any name has it.
-func storeTerms(names []string) []string {
-	out := names
-	for i, name := range names {
-		if after, ok := strings.CutPrefix(name, namesOnlyPrefix); ok {
-			if &out[0] == &names[0] {
-				out = slices.Clone(names)
-			}
-			out[i] = after
-		}
-	}
-	return out
-}
-
-// namedPostings returns the postings of list with a frequency in the name
-// or symbols field, in a new list of that length: the long lists of common
-// verbs (get, set, new) shrink to the few chunks that name them, so that
-// a search neither walks nor keeps the rest.
-func namedPostings(list []store.PostingAt) []store.PostingAt {
-	n := 0
-	for _, h := range list {
-		if h.Freqs[store.FieldName] != 0 || h.Freqs[store.FieldSymbols] != 0 {
-			n++
-		}
-	}
-	out := make([]store.PostingAt, 0, n)
-	for _, h := range list {
-		if h.Freqs[store.FieldName] != 0 || h.Freqs[store.FieldSymbols] != 0 {
-			out = append(out, h)
-		}
-	}
-	return out
 }

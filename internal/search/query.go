@@ -153,18 +153,6 @@ func (q Query) lookupTerms() []queryTerm {
 			add(tokenize.Stem(w.Text+q.Words[i+1].Text), weights.compound, i)
 		}
 	}
-	// Synonyms come last, so that a synonym of one word never takes the
-	// place of another query word's own term.
-	if (weights.synonymShares || weights.synonym > 0) && !q.Symbolic {
-		for i, w := range q.Words {
-			for _, e := range synonymExpansions[w.Stem] {
-				if _, ok := seen[e]; !ok {
-					add(e, weights.synonym, i)
-					out[len(out)-1].synonym = true
-				}
-			}
-		}
-	}
 	return out
 }
 
@@ -174,11 +162,6 @@ type queryTerm struct {
 	weight float64
 	word   int  // index into Query.Words
 	abbrev bool // an abbreviation or long form of its word (weighAbbreviations)
-	// synonym is a word of the same meaning in code (synonyms.go): its
-	// hits count toward its word's name and symbol shares
-	// (weights.synonymShares), never toward its coverage, and add to BM25
-	// only at weights.synonym, weighed by use like an abbreviation.
-	synonym bool
 }
 
 // weighAbbreviations weighs each abbreviation term by how much the code
@@ -188,13 +171,6 @@ type queryTerm struct {
 // posting lists.
 func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 	weighByUse(q, terms, hits, func(t queryTerm) bool { return t.abbrev })
-}
-
-// weighSynonyms weighs each synonym term the same way: where the code
-// says delete and seldom remove, "remove" reads delete at nearly the
-// synonym weight; where it says remove, delete barely counts.
-func weighSynonyms(q Query, terms []queryTerm, hits [][]store.PostingAt) {
-	weighByUse(q, terms, hits, func(t queryTerm) bool { return t.synonym })
 }
 
 // weighByUse scales the weight of each term pick selects by the share of

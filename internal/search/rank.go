@@ -13,12 +13,10 @@ import (
 
 // weightSet holds every ranking weight in one place.
 type weightSet struct {
-	fields        [store.NumFields]float64 // BM25F field weights
-	partTerm      float64                  // BM25 weight of a compound word's parts, relative to the whole word
-	abbreviation  float64                  // BM25 weight of a word's abbreviation or long form (context ↔ ctx)
-	compound      float64                  // weight of two adjacent query words run together (route context → routecontext)
-	synonym       float64                  // BM25 weight of a word's synonyms in code (remove ↔ delete, synonyms.go), weighed by use
-	synonymShares bool                     // a synonym's hits count toward its word's name and symbol shares
+	fields       [store.NumFields]float64 // BM25F field weights
+	partTerm     float64                  // BM25 weight of a compound word's parts, relative to the whole word
+	abbreviation float64                  // BM25 weight of a word's abbreviation or long form (context ↔ ctx)
+	compound     float64                  // weight of two adjacent query words run together (route context → routecontext)
 
 	lexical         float64 // BM25F, normalised to the best candidate
 	coverage        float64 // share of query words the chunk matches
@@ -87,13 +85,6 @@ var weights = weightSet{
 	partTerm:     0,
 	compound:     0.25,
 	abbreviation: 0.6,
-	// Synonyms (synonyms.go, a table written before measuring) count
-	// toward their word's file-name and symbol shares only: a file or a
-	// definition named delete answers "remove". Read into BM25 as well,
-	// weighed by use like abbreviations, they added at most +0.0001 to
-	// the mean and lowered 3 to 14 of the 38 repositories (docs/ranking.md).
-	synonym:       0,
-	synonymShares: true,
 
 	lexical:         1.0,
 	coverage:        0.8,
