@@ -125,6 +125,10 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.abbrevByUse = true }
 		}},
 		{name: "run-together words", off: zero(&w.compound)},
+		{name: "demoted files earn nothing for their name", off: func() func() {
+			w.nameNeedsNoDemotion = false
+			return func() { w.nameNeedsNoDemotion = true }
+		}},
 		// Signals that read the same evidence, judged together: each
 		// alone fails the rule while the others stand in for it.
 		{name: "file name evidence (share + named after)", off: both(zero(&w.fileName), zero(&w.fileNameExact))},

@@ -18,48 +18,49 @@ type weightSet struct {
 	abbreviation float64                  // BM25 weight of a word's abbreviation or long form (context ↔ ctx)
 	compound     float64                  // weight of two adjacent query words run together (route context → routecontext)
 
-	lexical         float64 // BM25F, normalised to the best candidate
-	coverage        float64 // share of query words the chunk matches
-	fileName        float64 // share of query words in the file's base name
-	symbolField     float64 // share of query words among the chunk's symbols
-	exactSymbol     float64 // the chunk defines exactly the identifier the query names
-	typeDefinition  float64 // a capitalised query word and a chunk that defines a type
-	fileNameExact   float64 // the file is named exactly after a query word (Functor.scala for "Functor")
-	fileNameSubject float64 // ... after the query's first word, which usually names its subject
-	subjectMaxShare float64 // a first word in more than this share of chunks names no subject
-	folderNameExact float64 // the file's folder is named after a query word (middleware/ for "… middleware")
-	definition      float64 // the chunk is a definition, not a loose block
-	fileEvidence    float64 // best other chunk of the same file
-	fileLevel       float64 // the file as a whole document: BM25 and word coverage
-	fileCoverage    float64 // within fileLevel: share of query words found anywhere in the file
-	lowValuePath    float64 // multiplier for tests, examples, vendored and generated code
-	supersededPath  float64 // multiplier for code under an older version folder (v3/ beside v4/)
-	headerBeside    float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
-	headerThinOnly  bool    // headerBeside only for a header shorter than its source (headerMultiplier)
-	docFile         float64 // multiplier for documentation when the query is about code
-	windowsVariant  float64 // multiplier for a Windows port (win/, _windows.go) unless the query names Windows
-	pickCallable    float64 // within a file: a function or method, for a prose query (chunkPrior)
-	testDomainShare float64 // a test word in more of the implementation chunks names the domain (asksForTests)
-	testConventions bool    // demote the test support files of isTestSupportPath too
-	testFolderParts bool    // ... and folders with a test word among the parts of their name (hasTestFolderPart)
-	abbrevByUse     bool    // weigh abbreviations by the code's use of them (weighAbbreviations)
-	nameFullWords   float64 // a file named after one of more query words than this weighs less (nameEvidenceScale); 0 = never
-	pickLength      float64 // within a file: a longer function or method, for a prose query (chunkPrior)
-	qualified       float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
-	pickOwnName     float64 // within a file: a function named exactly after a query word (chunkPrior)
-	inFileTests     float64 // multiplier for a chunk of a file's own test module (markTestRegions)
-	implementer     float64 // the file implements the type a symbol query names (implementerFiles)
-	implementerMax  float64 // ... when at most this many files do
-	literalNames    bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
-	manualDocs      bool    // manual pages and HTML under docs/ count as documentation (isManualPath)
-	pickConstructor float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
-	testsToEnd      bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
-	importedByCode  bool    // a file named like test support that code imports is not demoted (markImportedByCode)
-	pickFileCtor    bool    // within a file: a method named after the file is its class's constructor (fileConstructor)
-	joinedPairs     float64 // two words adjacent in a prose query joined in one identifier of a best chunk's text (proximity.go)
-	pairDepth       int     // how many of the best chunks joinedPairs reorders
-	pairTestWords   bool    // words asking for tests join no pair (proximity.go)
-	pickSubject     float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
+	lexical             float64 // BM25F, normalised to the best candidate
+	coverage            float64 // share of query words the chunk matches
+	fileName            float64 // share of query words in the file's base name
+	symbolField         float64 // share of query words among the chunk's symbols
+	exactSymbol         float64 // the chunk defines exactly the identifier the query names
+	typeDefinition      float64 // a capitalised query word and a chunk that defines a type
+	fileNameExact       float64 // the file is named exactly after a query word (Functor.scala for "Functor")
+	nameNeedsNoDemotion bool    // only a file no demotion applies to (docs aside) earns fileNameExact (nameCounts)
+	fileNameSubject     float64 // ... after the query's first word, which usually names its subject
+	subjectMaxShare     float64 // a first word in more than this share of chunks names no subject
+	folderNameExact     float64 // the file's folder is named after a query word (middleware/ for "… middleware")
+	definition          float64 // the chunk is a definition, not a loose block
+	fileEvidence        float64 // best other chunk of the same file
+	fileLevel           float64 // the file as a whole document: BM25 and word coverage
+	fileCoverage        float64 // within fileLevel: share of query words found anywhere in the file
+	lowValuePath        float64 // multiplier for tests, examples, vendored and generated code
+	supersededPath      float64 // multiplier for code under an older version folder (v3/ beside v4/)
+	headerBeside        float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
+	headerThinOnly      bool    // headerBeside only for a header shorter than its source (headerMultiplier)
+	docFile             float64 // multiplier for documentation when the query is about code
+	windowsVariant      float64 // multiplier for a Windows port (win/, _windows.go) unless the query names Windows
+	pickCallable        float64 // within a file: a function or method, for a prose query (chunkPrior)
+	testDomainShare     float64 // a test word in more of the implementation chunks names the domain (asksForTests)
+	testConventions     bool    // demote the test support files of isTestSupportPath too
+	testFolderParts     bool    // ... and folders with a test word among the parts of their name (hasTestFolderPart)
+	abbrevByUse         bool    // weigh abbreviations by the code's use of them (weighAbbreviations)
+	nameFullWords       float64 // a file named after one of more query words than this weighs less (nameEvidenceScale); 0 = never
+	pickLength          float64 // within a file: a longer function or method, for a prose query (chunkPrior)
+	qualified           float64 // the chunk defines the member a qualified name of the query names (qualifiedSymbolMatch)
+	pickOwnName         float64 // within a file: a function named exactly after a query word (chunkPrior)
+	inFileTests         float64 // multiplier for a chunk of a file's own test module (markTestRegions)
+	implementer         float64 // the file implements the type a symbol query names (implementerFiles)
+	implementerMax      float64 // ... when at most this many files do
+	literalNames        bool    // a symbol query's words match file names as written, not by stem (literalNameHits)
+	manualDocs          bool    // manual pages and HTML under docs/ count as documentation (isManualPath)
+	pickConstructor     float64 // within a file: the share of pickCallable a constructor gets (isConstructor)
+	testsToEnd          bool    // a file's test module runs to the end of the file, modules after it nested in it (markTestRegions)
+	importedByCode      bool    // a file named like test support that code imports is not demoted (markImportedByCode)
+	pickFileCtor        bool    // within a file: a method named after the file is its class's constructor (fileConstructor)
+	joinedPairs         float64 // two words adjacent in a prose query joined in one identifier of a best chunk's text (proximity.go)
+	pairDepth           int     // how many of the best chunks joinedPairs reorders
+	pairTestWords       bool    // words asking for tests join no pair (proximity.go)
+	pickSubject         float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -86,24 +87,25 @@ var weights = weightSet{
 	compound:     0.25,
 	abbreviation: 0.6,
 
-	lexical:         1.0,
-	coverage:        0.8,
-	fileName:        0.8,
-	symbolField:     0.3,
-	exactSymbol:     1.0,
-	typeDefinition:  0.2,
-	fileNameExact:   0.5,
-	fileNameSubject: 0.3,
-	subjectMaxShare: 0.25,
-	folderNameExact: 0.15,
-	definition:      0.1,
-	fileEvidence:    0.4,
-	fileLevel:       0.25,
-	fileCoverage:    0, // 0.25 moved the mean by +0.0001 and hurt 11 of 36 repositories
-	lowValuePath:    0.6,
-	supersededPath:  0.6,
-	headerBeside:    0.45, // 0.6 while every header beside its source was demoted; see headerThinOnly
-	headerThinOnly:  true,
+	lexical:             1.0,
+	coverage:            0.8,
+	fileName:            0.8,
+	symbolField:         0.3,
+	exactSymbol:         1.0,
+	typeDefinition:      0.2,
+	fileNameExact:       0.5,
+	nameNeedsNoDemotion: true,
+	fileNameSubject:     0.3,
+	subjectMaxShare:     0.25,
+	folderNameExact:     0.15,
+	definition:          0.1,
+	fileEvidence:        0.4,
+	fileLevel:           0.25,
+	fileCoverage:        0, // 0.25 moved the mean by +0.0001 and hurt 11 of 36 repositories
+	lowValuePath:        0.6,
+	supersededPath:      0.6,
+	headerBeside:        0.45, // 0.6 while every header beside its source was demoted; see headerThinOnly
+	headerThinOnly:      true,
 	// 0.7 until issue 11's ninth pass: re-fitting the numbers jointly
 	// (TestDevFit, 26 numbers, nested leave-one-repository-out over both
 	// development sets) found this the one move that holds on
@@ -300,7 +302,11 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		if subjectEligible(wordShare(q, c.nameHit), bar, m) {
 			subject = namedAfterSubject(q, facts.base, facts.baseStem)
 		}
-		bonus := nameShare + weights.fileNameExact*nameEvidenceScale(q)*namedAfterQuery(q, facts.base, facts.baseStem) +
+		named := 0.0
+		if nameCounts(facts, m) {
+			named = namedAfterQuery(q, facts.base, facts.baseStem)
+		}
+		bonus := nameShare + weights.fileNameExact*nameEvidenceScale(q)*named +
 			weights.fileNameSubject*subject +
 			weights.folderNameExact*namedAfterQuery(q, facts.folder, facts.folderStem)
 		s += weights.definition * definitionKind(row.Kind)
@@ -551,6 +557,19 @@ func namedAfterSubject(q Query, base, baseStem string) float64 {
 		return 1
 	}
 	return 0
+}
+
+// nameCounts reports whether a file may earn the bonus for being named
+// after a query word, given its facts and its demotions for this query
+// (fileMultiplier). A test, fixture, benchmark, older version or Windows
+// port that the query did not ask for earns nothing for its name
+// (test/tagging.bats for "select which tests run by their tags",
+// win/tty.c for a question about the tty): its demotion says it is not
+// the answer, and the name's bonus would undo it. Documentation keeps
+// it: in a repository of documentation the pages are what there is to
+// find, and a page named after the word is still the likeliest page.
+func nameCounts(f *fileFacts, mult float64) bool {
+	return !weights.nameNeedsNoDemotion || mult >= 1 || f.doc || f.manual
 }
 
 // subjectNameBar is the largest share of the query's words held by the

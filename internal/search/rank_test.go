@@ -727,3 +727,27 @@ func TestSubjectYieldsToCloserName(t *testing.T) {
 		}
 	}
 }
+
+func TestNameCounts(t *testing.T) {
+	q := Analyze("tty raw mode")
+	cases := []struct {
+		name       string
+		facts      fileFacts
+		wantsTests bool
+		want       bool
+	}{
+		{"an implementation file", fileFacts{}, false, true},
+		{"a test the query did not ask for", fileFacts{lowValue: true}, false, false},
+		{"a test the query asks for", fileFacts{lowValue: true}, true, true},
+		{"a Windows port", fileFacts{windows: true}, false, false},
+		{"an older version", fileFacts{superseded: "v1"}, false, false},
+		{"documentation", fileFacts{doc: true}, false, true},
+		{"a manual page", fileFacts{manual: true}, false, true},
+	}
+	for _, c := range cases {
+		m := fileMultiplier(q, &c.facts, c.wantsTests, false)
+		if got := nameCounts(&c.facts, m); got != c.want {
+			t.Errorf("%s: nameCounts = %v, want %v (multiplier %v)", c.name, got, c.want, m)
+		}
+	}
+}
