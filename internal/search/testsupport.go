@@ -12,20 +12,22 @@ import (
 // the plain test/ and examples/ of lowValueDirs: regression suites
 // (regress/), end-to-end tests (e2e/), mocks (__mocks__/), Rust's benches/
 // and Java's jmh/, demos and storybooks, and shared test helpers
-// (test-utils/, testutil/, test_helpers/, testsupport/). Names are
+// (test-utils/, testutil/, test_helpers/, testsupport/), and fuzzing
+// harnesses (fuzz/, fuzzing/, as OSS-Fuzz projects lay them out). Names are
 // compared lower-cased without leading or trailing underscores and
 // without - and _ inside.
 var testSupportDirs = map[string]bool{"regress": true, "regression": true, "regressions": true, "e2e": true,
 	"mocks": true, "benches": true, "jmh": true, "demo": true, "demos": true, "storybook": true, "stories": true,
 	"testutils": true, "testutil": true, "testhelpers": true, "testhelper": true, "testsupport": true,
-	"integrationtests": true, "testfixtures": true, "testharness": true}
+	"integrationtests": true, "testfixtures": true, "testharness": true, "fuzz": true, "fuzzing": true, "fuzzers": true}
 
 // testSupportSuffixes end the base name (before its extension) of such
 // files: db_bench.cc, formatter-bench.cpp, parser_benchmark.cc,
-// select.stories.tsx, router.bench.ts, and TypeScript's type tests
-// (index.test-d.ts, expect.spec-d.ts, as vitest and tsd name them).
+// select.stories.tsx, router.bench.ts, TypeScript's type tests
+// (index.test-d.ts, expect.spec-d.ts, as vitest and tsd name them) and
+// fuzz targets (re2_fuzzer.cc, parse_fuzz.rs).
 var testSupportSuffixes = []string{"_bench", "-bench", ".bench", "_benchmark", "-benchmark", ".benchmark",
-	".stories", ".story", ".e2e", "_e2e", ".fixture", ".test-d", ".spec-d"}
+	".stories", ".story", ".e2e", "_e2e", ".fixture", ".test-d", ".spec-d", "_fuzzer", "_fuzz"}
 
 // testSupportNames are whole base names of test support files: pytest's
 // conftest.py, RSpec's spec_helper.rb, test_helper.rb / test_helper.bash.

@@ -29,8 +29,13 @@ func TestTestSupportPaths(t *testing.T) {
 		{"src/test/scala/io/circe/DecoderSpec.scala", true},
 		{"modules/benchmark/PrintingBenchmark.scala", true},
 		{"lua/telescope/testharness/helpers.lua", true},
+		{"fuzz/input-fuzzer.c", true},
+		{"re2/fuzzing/re2_fuzzer.cc", true},
+		{"src/parse_fuzz.rs", true},
 		// Implementation, however close the name.
 		{"src/benchmark.c", false},
+		{"src/fuzzy.c", false},
+		{"lib/fuzzy_match.go", false},
 		{"lib/spec.js", false},
 		{"lib/reporters/spec.js", false},
 		{"src/Serilog/Parsing/MessageTemplateParser.cs", false},
