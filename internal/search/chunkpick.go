@@ -34,28 +34,37 @@ func chunkPrior(q Query, row *store.ChunkMeta) float64 {
 		lines := float64(row.EndLine - row.StartLine + 1)
 		p += weights.pickLength * min(1, math.Log(max(lines, 1))/log200)
 	}
-	if weights.pickOwnName > 0 && row.Symbols != "" {
-		first, _, _ := strings.Cut(row.Symbols, "\n")
-		name := strings.ToLower(lastSegment(first))
-		stem := "" // the name's stem, made once for all the query's words
-		for _, w := range q.Words {
-			if name == w.Text {
-				p += weights.pickOwnName
-				break
-			}
-			if !mayStemTo(name, w.Stem) {
-				continue
-			}
-			if stem == "" {
-				stem = tokenize.Stem(name)
-			}
-			if stem == w.Stem {
-				p += weights.pickOwnName
-				break
-			}
-		}
+	if weights.pickOwnName > 0 && namedAfterWord(q, row) {
+		p += weights.pickOwnName
 	}
 	return p
+}
+
+// namedAfterWord reports a chunk whose own (first) symbol is exactly a
+// query word, or stems to one: push for "push a job onto a queue", not
+// atomic_push.
+func namedAfterWord(q Query, row *store.ChunkMeta) bool {
+	if row.Symbols == "" {
+		return false
+	}
+	first, _, _ := strings.Cut(row.Symbols, "\n")
+	name := strings.ToLower(lastSegment(first))
+	stem := "" // the name's stem, made once for all the query's words
+	for _, w := range q.Words {
+		if name == w.Text {
+			return true
+		}
+		if !mayStemTo(name, w.Stem) {
+			continue
+		}
+		if stem == "" {
+			stem = tokenize.Stem(name)
+		}
+		if stem == w.Stem {
+			return true
+		}
+	}
+	return false
 }
 
 // log200 is math.Log(200), the length in lines (as a logarithm) at which
@@ -92,6 +101,29 @@ func fileConstructor(q Query, row *store.ChunkMeta, base string) float64 {
 		return 0
 	}
 	return weights.pickCallable * (1 - weights.pickConstructor)
+}
+
+// docHeavy is what a chunk most of whose words are its doc comment (lens,
+// the chunk's field lengths: the body holds the doc comment it starts
+// with) gives back when its file's chunks are ordered for a prose query.
+// Such a chunk says what the code does in the query's own prose, densely,
+// and wins its file on words: the doc-only first piece of a long method
+// cut in two (ratatui's draw, seventy lines of doc comment), a block of
+// documented properties, a class whose doc comment lists the steps its
+// methods take (sidekiq's Processor). The chunk beside it that does the
+// work uses fewer of the words in more code. A chunk named after a query
+// word keeps its place (namedAfterWord): the query names it, and its doc
+// comment describes it, not code elsewhere (sidekiq's push for "push a
+// job … onto a queue"). The file's own rank does not move:
+// pickRepresentative keeps its scores.
+func docHeavy(q Query, row *store.ChunkMeta, lens *[store.NumFields]uint16) float64 {
+	if q.Symbolic || weights.pickDocHeavy == 0 {
+		return 0
+	}
+	if float64(lens[store.FieldDoc]) <= weights.pickDocShare*float64(lens[store.FieldBody]) || namedAfterWord(q, row) {
+		return 0
+	}
+	return weights.pickDocHeavy
 }
 
 // callableKind reports chunks that do something: functions and methods.

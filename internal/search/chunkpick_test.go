@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lore-dev/lore/internal/store"
@@ -238,5 +240,109 @@ void DFA::ResetCache() {
 	}
 	if on.Score != off.Score {
 		t.Errorf("the file's best score moved: %v with the signals, %v without", on.Score, off.Score)
+	}
+}
+
+// TestDocHeavy checks which chunks give back pickDocHeavy: those whose
+// doc comment holds more than pickDocShare of their words, for a prose
+// query only, unless a query word names them.
+func TestDocHeavy(t *testing.T) {
+	lens := func(doc, body uint16) *[store.NumFields]uint16 {
+		var l [store.NumFields]uint16
+		l[store.FieldDoc], l[store.FieldBody] = doc, body
+		return &l
+	}
+	prose, symbol := Analyze("paint a frame and flush it to the backend"), Analyze("try_draw")
+	method := &store.ChunkMeta{Kind: "method", StartLine: 1, EndLine: 20, Symbols: "Terminal.draw"}
+	named := &store.ChunkMeta{Kind: "method", StartLine: 1, EndLine: 20, Symbols: "Terminal.flush"}
+	class := &store.ChunkMeta{Kind: "class", StartLine: 1, EndLine: 20, Symbols: "Terminal"}
+	cases := []struct {
+		name      string
+		q         Query
+		row       *store.ChunkMeta
+		doc, body uint16
+		want      float64
+	}{
+		{"doc comment only", prose, method, 300, 300, weights.pickDocHeavy},
+		{"mostly doc comment", prose, method, 70, 100, weights.pickDocHeavy},
+		{"a class, mostly doc comment", prose, class, 70, 100, weights.pickDocHeavy},
+		{"doc comment and code alike", prose, method, 50, 100, 0},
+		{"mostly code", prose, method, 20, 100, 0},
+		{"no doc comment", prose, method, 0, 100, 0},
+		{"empty chunk", prose, method, 0, 0, 0},
+		{"named after a query word", prose, named, 300, 300, 0},
+		{"symbol query", symbol, method, 300, 300, 0},
+	}
+	for _, c := range cases {
+		if got := docHeavy(c.q, c.row, lens(c.doc, c.body)); got != c.want {
+			t.Errorf("%s (doc %d of %d): %v, want %v", c.name, c.doc, c.body, got, c.want)
+		}
+	}
+}
+
+// TestChunkPickDocHeavy indexes a small Rust file whose method's doc
+// comment outweighs its one line of code and checks, end to end, that a
+// prose question shows the method beside it that does the work, and that
+// the file scores the same either way.
+func TestChunkPickDocHeavy(t *testing.T) {
+	src := `impl Terminal {
+    /// Draws a single frame to the terminal.
+    ///
+    /// The render closure draws the frame into the current buffer; the
+    /// buffers are then diffed and the changes flushed to the backend,
+    /// so only the cells that changed are written. The frame is
+    /// completed once the backend is flushed.
+    pub fn draw(&mut self, render: F) -> Frame {
+        self.try_draw(render)
+    }
+
+    fn try_draw(&mut self, render: F) -> Frame {
+        // Render the closure, diff, then flush.
+        let mut frame = self.get_frame();
+        render(&mut frame);
+        let previous = &self.buffers[1 - self.current];
+        let updates = previous.diff(&self.buffers[self.current]);
+        self.backend.draw(updates.into_iter());
+        self.swap_buffers();
+        self.backend.flush();
+        frame
+    }
+`
+	// Other methods, so that the file is cut into one chunk per method.
+	for _, name := range []string{"resize", "clear", "hide_cursor", "show_cursor", "set_cursor", "size", "viewport", "insert_before"} {
+		src += fmt.Sprintf(`
+    /// Sets the %s of the terminal.
+    pub fn %s(&mut self, value: u16) -> Result {
+        let area = self.area;
+        self.viewport_area = area;
+        self.last_known_area = area;
+        self.hidden = value > 0;
+        Ok(())
+    }
+`, strings.ReplaceAll(name, "_", " "), name)
+	}
+	src += "}\n"
+	e := engineOver(t, map[string]string{"render.rs": src})
+	search := func() Result {
+		t.Helper()
+		resp, err := e.Search(context.Background(), Options{Query: "paint a frame by calling the render closure, diffing buffers and flushing to the backend", Limit: 5})
+		if err != nil || len(resp.Results) == 0 {
+			t.Fatalf("search: %v, %d results", err, len(resp.Results))
+		}
+		return resp.Results[0]
+	}
+	on := search()
+	old := weights
+	weights.pickDocHeavy = 0
+	off := search()
+	weights = old
+	if !slices.Contains(on.Symbols, "try_draw") {
+		t.Errorf("shown first: %d-%d %v, want try_draw", on.StartLine, on.EndLine, on.Symbols)
+	}
+	if !slices.Contains(off.Symbols, "draw") {
+		t.Errorf("without the signal %v shows first, not draw: the test does not exercise it", off.Symbols)
+	}
+	if on.Score != off.Score {
+		t.Errorf("the file's best score moved: %v with the signal, %v without", on.Score, off.Score)
 	}
 }

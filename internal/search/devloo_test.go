@@ -96,6 +96,7 @@ func rankingSwitches() []rankingSwitch {
 			w.pickFileCtor = false
 			return func() { w.pickFileCtor = true }
 		}},
+		{name: "chunk pick: a chunk that is mostly its doc comment", off: zero(&w.pickDocHeavy)},
 		{name: "query word pairs joined in an identifier", off: zero(&w.joinedPairs)},
 		{name: "test words join no pair", off: func() func() {
 			w.pairTestWords = false
@@ -338,7 +339,7 @@ func sweepable() map[string]*float64 {
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "pickConstructor": &w.pickConstructor,
-		"pickSubject": &w.pickSubject,
+		"pickSubject": &w.pickSubject, "pickDocHeavy": &w.pickDocHeavy, "pickDocShare": &w.pickDocShare,
 		"joinedPairs": &w.joinedPairs,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
