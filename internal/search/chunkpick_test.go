@@ -219,19 +219,9 @@ void DFA::ResetCache() {
 }
 `
 	e := engineOver(t, map[string]string{"dfa.cc": src})
-	search := func() Result {
-		t.Helper()
-		resp, err := e.Search(context.Background(), Options{Query: "what happens when the DFA state cache runs out of memory", Limit: 5})
-		if err != nil || len(resp.Results) == 0 {
-			t.Fatalf("search: %v, %d results", err, len(resp.Results))
-		}
-		return resp.Results[0]
-	}
-	on := search()
-	old := weights
-	weights.pickSubject, weights.pickFileCtor = 0, false
-	off := search()
-	weights = old
+	on, off := firstWithAndWithout(t, e, "what happens when the DFA state cache runs out of memory", func(w *weightSet) {
+		w.pickSubject, w.pickFileCtor = 0, false
+	})
 	if !slices.Contains(on.Symbols, "ResetCache") {
 		t.Errorf("shown first: %d-%d %v, want ResetCache", on.StartLine, on.EndLine, on.Symbols)
 	}
@@ -323,19 +313,9 @@ func TestChunkPickDocHeavy(t *testing.T) {
 	}
 	src += "}\n"
 	e := engineOver(t, map[string]string{"render.rs": src})
-	search := func() Result {
-		t.Helper()
-		resp, err := e.Search(context.Background(), Options{Query: "paint a frame by calling the render closure, diffing buffers and flushing to the backend", Limit: 5})
-		if err != nil || len(resp.Results) == 0 {
-			t.Fatalf("search: %v, %d results", err, len(resp.Results))
-		}
-		return resp.Results[0]
-	}
-	on := search()
-	old := weights
-	weights.pickDocHeavy = 0
-	off := search()
-	weights = old
+	on, off := firstWithAndWithout(t, e, "paint a frame by calling the render closure, diffing buffers and flushing to the backend", func(w *weightSet) {
+		w.pickDocHeavy = 0
+	})
 	if !slices.Contains(on.Symbols, "try_draw") {
 		t.Errorf("shown first: %d-%d %v, want try_draw", on.StartLine, on.EndLine, on.Symbols)
 	}
@@ -345,4 +325,23 @@ func TestChunkPickDocHeavy(t *testing.T) {
 	if on.Score != off.Score {
 		t.Errorf("the file's best score moved: %v with the signal, %v without", on.Score, off.Score)
 	}
+}
+
+// firstWithAndWithout returns the first result of query over e with the
+// weights as they are, and with disable applied to them (restored after).
+func firstWithAndWithout(t *testing.T, e *Engine, query string, disable func(*weightSet)) (on, off Result) {
+	t.Helper()
+	first := func() Result {
+		t.Helper()
+		resp, err := e.Search(context.Background(), Options{Query: query, Limit: 5})
+		if err != nil || len(resp.Results) == 0 {
+			t.Fatalf("search %q: %v, %d results", query, err, len(resp.Results))
+		}
+		return resp.Results[0]
+	}
+	on = first()
+	old := weights
+	defer func() { weights = old }()
+	disable(&weights)
+	return on, first()
 }
