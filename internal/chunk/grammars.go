@@ -104,7 +104,7 @@ func goCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
 				}
 			}
 		}
-		if len(specs) > 1 || it.body != n {
+		if len(specs) > 1 || !sameNode(it.body, n) {
 			// A group: "var (A, B)" says more than its first line "var (".
 			keyword := strings.TrimSuffix(n.Type(), "_declaration")
 			it.sig = keyword + " (" + strings.Join(it.names, ", ") + ")"

@@ -65,7 +65,7 @@ func cCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
 			it := c.spec.classify(c, typ)
 			it.node = n
 			for _, d := range c.named(n) {
-				if name := c.cDeclaratorName(d); name != "" && d != typ {
+				if name := c.cDeclaratorName(d); name != "" && !sameNode(d, typ) {
 					it.names = append(it.names, name)
 				}
 			}
@@ -90,7 +90,7 @@ func cCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
 			}
 		}
 		for _, d := range c.named(n) {
-			if name := c.cDeclaratorName(d); name != "" && d != n.ChildByFieldName("type") {
+			if name := c.cDeclaratorName(d); name != "" && !sameNode(d, n.ChildByFieldName("type")) {
 				it.names = append(it.names, name)
 			}
 		}

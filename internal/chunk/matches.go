@@ -32,6 +32,35 @@ void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node
 bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
 uint32_t ts_node_start_byte(TSNode self);
 uint32_t ts_node_end_byte(TSNode self);
+bool ts_node_is_named(TSNode self);
+typedef struct TSTreeCursor {
+	const void *tree;
+	const void *id;
+	uint32_t context[3];
+} TSTreeCursor;
+TSTreeCursor ts_tree_cursor_new(TSNode node);
+void ts_tree_cursor_delete(TSTreeCursor *self);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
+
+// lore_children writes the children of node in order (only the named
+// ones when named is set) into out, at most cap of them, and returns how
+// many there are.
+static uint32_t lore_children(TSNode node, bool named, TSNode *out, uint32_t cap) {
+	TSTreeCursor c = ts_tree_cursor_new(node);
+	uint32_t n = 0;
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			TSNode child = ts_tree_cursor_current_node(&c);
+			if (named && !ts_node_is_named(child)) continue;
+			if (n < cap) out[n] = child;
+			n++;
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	return n;
+}
 
 // lore_capture is one capture of a match: the match's pattern, whether the
 // capture opens a new match, the capture's index in the query, its bytes
@@ -159,4 +188,52 @@ func nodeOf(root *sitter.Node, c tsNode) *sitter.Node {
 	n := *root // the same tree
 	(*bindingNode)(unsafe.Pointer(&n)).c = c
 	return &n
+}
+
+// The binding reads a node's children a cgo call per step and per
+// property, and files every node it hands out in its tree's cache (a map
+// keyed by the C node); the chunker and the Rust macro scan list the
+// children of most nodes they visit. childNodes lists them in one call
+// instead and makes the Go nodes directly, all in one allocation. The
+// nodes are the binding's as far as any method can tell, except that
+// they are not the cached pointers: nodes are compared with sameNode,
+// never by pointer.
+
+// childNodes returns the children of n in order, only the named ones
+// when named is set; nil when there are none.
+func childNodes(n *sitter.Node, named bool) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	cn := (*bindingNode)(unsafe.Pointer(n)).c
+	var small [16]C.TSNode
+	buf := small[:]
+	count := int(C.lore_children(cn, C.bool(named), &buf[0], C.uint32_t(len(buf))))
+	if count > len(buf) {
+		buf = make([]C.TSNode, count)
+		count = int(C.lore_children(cn, C.bool(named), &buf[0], C.uint32_t(len(buf))))
+	}
+	runtime.KeepAlive(n)
+	if count == 0 {
+		return nil
+	}
+	nodes := make([]sitter.Node, count)
+	out := make([]*sitter.Node, count)
+	for i := range nodes {
+		nodes[i] = *n // the same tree
+		(*bindingNode)(unsafe.Pointer(&nodes[i])).c = buf[i]
+		out[i] = &nodes[i]
+	}
+	return out
+}
+
+// sameNode reports whether a and b are the same node of the same tree
+// (both nil counts as the same): childNodes's nodes are equal to the
+// binding's by value, not by pointer.
+func sameNode(a, b *sitter.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	ca, cb := (*bindingNode)(unsafe.Pointer(a)).c, (*bindingNode)(unsafe.Pointer(b)).c
+	return ca.id == cb.id && ca.tree == cb.tree
 }

@@ -117,21 +117,10 @@ func itemMacros(root *sitter.Node) []macroSpan {
 	return out
 }
 
-// children returns all children of n in order, walking with a cursor
-// (indexed child access is linear per call in tree-sitter).
+// children returns all children of n in order, read in one call into
+// tree-sitter (childNodes).
 func children(n *sitter.Node) []*sitter.Node {
-	cursor := sitter.NewTreeCursor(n)
-	defer cursor.Close()
-	if !cursor.GoToFirstChild() {
-		return nil
-	}
-	var out []*sitter.Node
-	for {
-		out = append(out, cursor.CurrentNode())
-		if !cursor.GoToNextSibling() {
-			return out
-		}
-	}
+	return childNodes(n, false)
 }
 
 // braceMacro reports the span of an invocation `name! { … }` (the name

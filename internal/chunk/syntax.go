@@ -58,10 +58,9 @@ var fallBackOnPanic = true
 
 // syntaxChunker holds the state of one Split over a parsed file.
 type syntaxChunker struct {
-	spec   *langSpec
-	d      *text
-	src    []byte
-	cursor *sitter.TreeCursor
+	spec *langSpec
+	d    *text
+	src  []byte
 }
 
 // splitSyntax parses the file with its grammar and chunks it by definitions;
@@ -98,8 +97,7 @@ func splitSyntaxOf(language string, d *text, parsed []byte, withSymbols bool) (s
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	c := &syntaxChunker{spec: spec, d: d, src: d.src, cursor: sitter.NewTreeCursor(root)}
-	defer c.cursor.Close()
+	c := &syntaxChunker{spec: spec, d: d, src: d.src}
 	spans = c.level(c.members(root), "", false)
 	if withSymbols {
 		file = c.symbolsOf(language, root)
@@ -120,26 +118,10 @@ func (c *syntaxChunker) symbolsOf(language string, root *sitter.Node) (file symb
 	return c.extractSymbols(language, root)
 }
 
-// named returns the named children of n in order, walking with a cursor
-// (indexed child access is linear per call in tree-sitter).
+// named returns the named children of n in order, read in one call
+// into tree-sitter (childNodes).
 func (c *syntaxChunker) named(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	c.cursor.Reset(n)
-	if !c.cursor.GoToFirstChild() {
-		return nil
-	}
-	var out []*sitter.Node
-	for {
-		if child := c.cursor.CurrentNode(); child.IsNamed() {
-			out = append(out, child)
-		}
-		if !c.cursor.GoToNextSibling() {
-			break
-		}
-	}
-	return out
+	return childNodes(n, true)
 }
 
 // childOfType returns the first named child of n whose type is one of types.
