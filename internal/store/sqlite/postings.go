@@ -17,10 +17,10 @@ import (
 // change, not the collection. Past the run's memory budget the gathered
 // lists are spilled and the lengths and metadata encoded (see spill.go).
 type postingsDelta struct {
-	reset   bool                       // a forced rebuild: stored lists are dropped
-	added   map[string][]store.Posting // term → new postings
-	removed map[int64]bool             // chunks that left the index
-	dirty   map[string]bool            // terms whose lists lose a removed chunk
+	reset   bool            // a forced rebuild: stored lists are dropped
+	added   postingLists    // term → new postings
+	removed map[int64]bool  // chunks that left the index
+	dirty   map[string]bool // terms whose lists lose a removed chunk
 	// ids are the chunks the run added, increasing (ids only grow); lens
 	// and meta the lengths and metadata of those added since the last
 	// spill, in the same order, and lensParts and metaParts those of the
@@ -36,9 +36,14 @@ type postingsDelta struct {
 	spill *spillFile
 }
 
+// postingLists holds each term's new postings behind a pointer, so that
+// adding a posting is one map lookup (the writer does one a chunk and
+// term): a map of slices needs a lookup and an assignment.
+type postingLists map[string]*[]store.Posting
+
 func newPostingsDelta() *postingsDelta {
 	return &postingsDelta{
-		added:   map[string][]store.Posting{},
+		added:   postingLists{},
 		removed: map[int64]bool{},
 		dirty:   map[string]bool{},
 	}
@@ -64,11 +69,13 @@ const (
 // its id is higher than any added before.
 func (d *postingsDelta) add(m store.ChunkMeta, lens [store.NumFields]uint16, terms []store.TermFreq) {
 	for _, t := range terms {
-		list, ok := d.added[t.Term]
-		if !ok {
+		list := d.added[t.Term]
+		if list == nil {
+			list = new([]store.Posting)
+			d.added[t.Term] = list
 			d.size += termCost + int64(len(t.Term))
 		}
-		d.added[t.Term] = append(list, store.Posting{ChunkID: m.ID, Freqs: t.Freqs})
+		*list = append(*list, store.Posting{ChunkID: m.ID, Freqs: t.Freqs})
 	}
 	d.size += int64(len(terms))*postingCost + chunkCost + int64(len(m.Symbols))
 	d.ids = append(d.ids, m.ID)
@@ -98,11 +105,9 @@ func (d *postingsDelta) dropOwnRemovals() store.IDSet {
 	}
 	d.ids = slices.DeleteFunc(d.ids, own.Has)
 	for term, list := range d.added {
-		list = slices.DeleteFunc(list, func(p store.Posting) bool { return own.Has(p.ChunkID) })
-		if len(list) == 0 {
+		*list = slices.DeleteFunc(*list, func(p store.Posting) bool { return own.Has(p.ChunkID) })
+		if len(*list) == 0 {
 			delete(d.added, term)
-		} else {
-			d.added[term] = list
 		}
 	}
 	var lens [][store.NumFields]uint16

@@ -76,7 +76,7 @@ func (s *spillFile) close() {
 }
 
 // start writes lists as the next part, in the background.
-func (s *spillFile) start(lists map[string][]store.Posting) error {
+func (s *spillFile) start(lists postingLists) error {
 	if err := s.wait(); err != nil {
 		return err
 	}
@@ -93,12 +93,12 @@ func (s *spillFile) start(lists map[string][]store.Posting) error {
 
 // write appends lists as one part: for each term in order, the term, the
 // last chunk id of its list and the list encoded, each behind its length.
-func (s *spillFile) write(lists map[string][]store.Posting) error {
+func (s *spillFile) write(lists postingLists) error {
 	w := bufio.NewWriterSize(io.NewOffsetWriter(s.f, s.size), 256<<10)
 	var n int64
 	var head []byte
 	for _, term := range sortedTerms(lists) {
-		list := lists[term]
+		list := *lists[term]
 		if len(list) == 0 {
 			continue
 		}
@@ -140,7 +140,7 @@ func (t *tx) spillPostings(ctx context.Context) error {
 		return err
 	}
 	d.parts++
-	d.added = map[string][]store.Posting{}
+	d.added = postingLists{}
 	d.spillChunks()
 	d.size = 0
 	return nil
@@ -210,9 +210,9 @@ func (t *tx) eachList(ctx context.Context, own store.IDSet, put func(term string
 }
 
 // eachAdded sends the lists gathered in memory, encoded, in term order.
-func eachAdded(ctx context.Context, added map[string][]store.Posting, send func(encodedList) error) error {
+func eachAdded(ctx context.Context, added postingLists, send func(encodedList) error) error {
 	for _, term := range sortedTerms(added) {
-		list := added[term]
+		list := *added[term]
 		if len(list) == 0 {
 			continue
 		}
@@ -416,7 +416,7 @@ func (t *tx) dropSpill() {
 }
 
 // sortedTerms returns the terms of lists in order.
-func sortedTerms(lists map[string][]store.Posting) []string {
+func sortedTerms(lists postingLists) []string {
 	terms := make([]string, 0, len(lists))
 	for term := range lists {
 		terms = append(terms, term)
