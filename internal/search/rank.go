@@ -25,9 +25,9 @@ type weightSet struct {
 	exactSymbol         float64 // the chunk defines exactly the identifier the query names
 	typeDefinition      float64 // a capitalised query word and a chunk that defines a type
 	fileNameExact       float64 // the file is named exactly after a query word (Functor.scala for "Functor")
-	nameNeedsNoDemotion bool    // only a file no demotion applies to (docs aside) earns fileNameExact (nameCounts)
 	fileNameSubject     float64 // ... after the query's first word, which usually names its subject
 	subjectMaxShare     float64 // a first word in more than this share of chunks names no subject
+	nameNeedsNoDemotion bool    // only a file no demotion applies to (docs aside) earns fileNameExact (nameCounts)
 	folderNameExact     float64 // the file's folder is named after a query word (middleware/ for "… middleware")
 	definition          float64 // the chunk is a definition, not a loose block
 	fileEvidence        float64 // best other chunk of the same file
