@@ -165,17 +165,12 @@ type queryTerm struct {
 }
 
 // weighAbbreviations weighs each abbreviation term by how much the code
-// prefers it to the word as typed: in a codebase that writes req, "request"
-// reads req at nearly the full abbreviation weight; in one that writes
-// options everywhere, "option" barely reads opt. hits are the terms'
-// posting lists.
+// prefers it to the word as typed: its weight is scaled by its share of
+// the document frequency of the two together. In a codebase that writes
+// req, "request" reads req at nearly the full abbreviation weight; in one
+// that writes options everywhere, "option" barely reads opt. hits are the
+// terms' posting lists.
 func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
-	weighByUse(q, terms, hits, func(t queryTerm) bool { return t.abbrev })
-}
-
-// weighByUse scales the weight of each term pick selects by the share of
-// its document frequency in its own and its word's together.
-func weighByUse(q Query, terms []queryTerm, hits [][]store.PostingAt, pick func(queryTerm) bool) {
 	// A term's document frequency is the length of its list; the terms
 	// are distinct and few, so the word's own is found by a scan rather
 	// than a map made per search.
@@ -189,7 +184,7 @@ func weighByUse(q Query, terms []queryTerm, hits [][]store.PostingAt, pick func(
 	}
 	for ti := range terms {
 		t := &terms[ti]
-		if !pick(*t) {
+		if !t.abbrev {
 			continue
 		}
 		own, alt := df(q.Words[t.word].Stem), len(hits[ti])
