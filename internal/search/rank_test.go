@@ -57,6 +57,12 @@ func TestFileNamedAfterQuery(t *testing.T) {
 		{"utility functions for MIME types", "lib/utils.js", 1}, // utility ↔ util
 		{"database connection pooling", "src/conn_pool.rs", 0},  // conn alone is not the name
 		{"connection pool", "src/conn.rs", 1},
+		{"standard library type Serialize implementations", "src/ser/impls.rs", 1}, // the beginning of a word
+		{"compile the regexp into a program", "re2/prog.cc", 1},
+		{"how EitherT combines monadic values", "cats/Monad.scala", 1},
+		{"parse the form", "binding/format.go", 0}, // a name longer than the word
+		{"the tree", "tr.go", 0},                   // too short to be a word's beginning
+		{"implementations", "implement.go", 1},
 	}
 	for _, tt := range tests {
 		if got := fileNamedAfterQuery(Analyze(tt.query), tt.path); got != tt.want {
