@@ -127,6 +127,7 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.abbrevByUse = true }
 		}},
 		{name: "run-together words", off: zero(&w.compound)},
+		{name: "word-family relatives (familyStems)", off: zero(&w.family)},
 		{name: "demoted files earn nothing for their name", off: func() func() {
 			w.nameNeedsNoDemotion = false
 			return func() { w.nameNeedsNoDemotion = true }
@@ -332,7 +333,7 @@ func TestDevSweep(t *testing.T) {
 func sweepable() map[string]*float64 {
 	w := &weights
 	m := map[string]*float64{
-		"partTerm": &w.partTerm, "abbreviation": &w.abbreviation, "compound": &w.compound,
+		"partTerm": &w.partTerm, "abbreviation": &w.abbreviation, "family": &w.family, "compound": &w.compound,
 		"lexical": &w.lexical, "coverage": &w.coverage, "fileName": &w.fileName, "symbolField": &w.symbolField,
 		"exactSymbol": &w.exactSymbol, "typeDefinition": &w.typeDefinition, "fileNameExact": &w.fileNameExact,
 		"fileNameSubject": &w.fileNameSubject, "subjectMaxShare": &w.subjectMaxShare,

@@ -42,6 +42,46 @@ type Word struct {
 	// longFormsSet says they were.
 	longForms    []string
 	longFormsSet bool
+	// family are the index stems of the word's relatives the stemmer
+	// keeps apart (familyStems).
+	family []string
+}
+
+// familySuffixes are endings tried on a word's family stem to reach the
+// forms of its relatives (alias → aliases); the endings of familyRules
+// are tried too (validat → validator).
+var familySuffixes = []string{"", "e", "es"}
+
+// familyStems are the index stems (tokenize.Stem) of the word's relatives
+// that share its family stem (tokenize.FamilyStem) but not its own stem:
+// "validators" reads validat (validate, validation), "validate" reads
+// validator, "aliases" reads alia (alias). The stemmer keeps them apart on purpose, since a family joined
+// in the index dilutes its rarer member; read here at a lower weight, the
+// relative is found without the word losing its own.
+func familyStems(text, stem string) []string {
+	f := tokenize.FamilyStem(text)
+	if f == "" {
+		return nil
+	}
+	var out []string
+	try := func(form string) {
+		if tokenize.FamilyStem(form) != f {
+			return
+		}
+		if s := tokenize.Stem(form); s != stem && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, suf := range familySuffixes {
+		try(f + suf)
+	}
+	for _, r := range tokenize.FamilyRules() {
+		base := strings.TrimSuffix(r.Replace, "e")
+		if base != "" && strings.HasSuffix(f, base) {
+			try(f[:len(f)-len(base)] + r.Suffix)
+		}
+	}
+	return out
 }
 
 // abbreviations are the word's abbreviations and long forms
@@ -100,6 +140,9 @@ func Analyze(raw string) Query {
 		seen[lower] = true
 		w := Word{Raw: id, Text: lower, Stem: tokenize.Stem(lower), Ident: tokenize.IsIdentifierLike(id)}
 		w.longForms, w.longFormsSet = expansions[w.Stem], true
+		if !q.Symbolic && !w.Ident {
+			w.family = familyStems(lower, w.Stem)
+		}
 		if parts := tokenize.SplitIdentifier(id); len(parts) > 1 {
 			for _, p := range parts {
 				w.Parts = append(w.Parts, tokenize.Stem(p))
@@ -145,6 +188,13 @@ func (q Query) lookupTerms() []queryTerm {
 			if _, ok := seen[e]; !ok {
 				add(e, weights.abbreviation, i)
 				out[len(out)-1].abbrev = true
+			}
+		}
+		if weights.family > 0 {
+			for _, e := range w.family {
+				if _, ok := seen[e]; !ok {
+					add(e, weights.family, i)
+				}
 			}
 		}
 		// Two prose words may name one identifier: "route context" is

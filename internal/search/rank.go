@@ -16,6 +16,7 @@ type weightSet struct {
 	fields       [store.NumFields]float64 // BM25F field weights
 	partTerm     float64                  // BM25 weight of a compound word's parts, relative to the whole word
 	abbreviation float64                  // BM25 weight of a word's abbreviation or long form (context ↔ ctx)
+	family       float64                  // BM25 weight of a relative the stemmer keeps apart (familyStems)
 	compound     float64                  // weight of two adjacent query words run together (route context → routecontext)
 
 	lexical             float64 // BM25F, normalised to the best candidate
@@ -89,6 +90,7 @@ var weights = weightSet{
 	partTerm:     0,
 	compound:     0.25,
 	abbreviation: 0.6,
+	family:       0.6,
 
 	lexical:             1.0,
 	coverage:            0.8,

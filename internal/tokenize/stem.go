@@ -11,7 +11,17 @@ import "strings"
 //
 // A stem always begins with the first KeptPrefix bytes of its word (all
 // of it when shorter): no rule leaves fewer before its suffix.
-func Stem(t string) string {
+func Stem(t string) string { return stem(t, suffixRules) }
+
+// FamilyStem is Stem with familyRules, which join relatives Stem keeps
+// apart: validator and validate (validat), aliases and alias (alias).
+// The index keeps Stem's terms: joined there, a family's rarer member
+// (validator in a codebase that validates everywhere) would lose its
+// weight to the common one. A query reads the relatives instead, at a
+// lower weight (search's familyStems).
+func FamilyStem(t string) string { return stem(t, familyRules) }
+
+func stem(t string, rules []suffixRule) string {
 	if len(t) <= 3 || strings.IndexFunc(t, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
 		return t
 	}
@@ -21,7 +31,7 @@ func Stem(t string) string {
 	for round := 0; round < 2; round++ {
 		before := t
 		t = dropFinalY(t)
-		for _, r := range suffixRules {
+		for _, r := range rules {
 			if round > 0 && (r.suffix == "s" || r.suffix == "es") {
 				continue // a plural ending never sits inside another suffix
 			}
@@ -87,6 +97,31 @@ var suffixRules = []suffixRule{
 	{"us", "us", 2},
 	{"is", "is", 2},
 	{"s", "", 3},
+}
+
+// familyExtra are the rules FamilyStem adds: an agent noun in -ator
+// meets its verb (validator → validate, iterator → iterate), and a word
+// in -ias keeps its s, which is not a plural (alias, bias; aliases →
+// alias), where Stem drops it from the singular alone.
+var familyExtra = []suffixRule{
+	{"ators", "ate", 3}, {"ator", "ate", 3},
+	{"ias", "ias", 1},
+}
+
+// familyRules are Stem's rules after familyExtra.
+var familyRules = append(append([]suffixRule(nil), familyExtra...), suffixRules...)
+
+// FamilyRule is one of the rules FamilyStem adds to Stem's: a word
+// ending in Suffix takes Replace instead.
+type FamilyRule struct{ Suffix, Replace string }
+
+// FamilyRules are the rules FamilyStem adds to Stem's.
+func FamilyRules() []FamilyRule {
+	out := make([]FamilyRule, len(familyExtra))
+	for i, r := range familyExtra {
+		out[i] = FamilyRule{r.suffix, r.replace}
+	}
+	return out
 }
 
 func hasVowel(s string) bool {

@@ -86,3 +86,34 @@ func TestStemKeepsPrefix(t *testing.T) {
 		}
 	}
 }
+
+func TestFamilyStemJoinsWhatStemSplits(t *testing.T) {
+	// Each group is split by Stem and joined by FamilyStem.
+	groups := [][]string{
+		{"validate", "validator", "validators", "validation"},
+		{"iterate", "iterator", "iteration"},
+		{"allocate", "allocator"},
+		{"alias", "aliases", "aliased"},
+		{"bias", "biases"},
+	}
+	for _, g := range groups {
+		split := false
+		for _, w := range g[1:] {
+			if Stem(w) != Stem(g[0]) {
+				split = true
+			}
+			if got, want := FamilyStem(w), FamilyStem(g[0]); got != want {
+				t.Errorf("FamilyStem(%q) = %q, FamilyStem(%q) = %q: want the same", w, got, g[0], want)
+			}
+		}
+		if !split {
+			t.Errorf("Stem already joins %v: not a test of FamilyStem", g)
+		}
+	}
+	// Words Stem handles stay as Stem leaves them.
+	for _, w := range []string{"handler", "route", "replicas", "schemas", "status", "format", "error", "cursor"} {
+		if FamilyStem(w) != Stem(w) {
+			t.Errorf("FamilyStem(%q) = %q, Stem = %q: want the same", w, FamilyStem(w), Stem(w))
+		}
+	}
+}
