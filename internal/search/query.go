@@ -47,11 +47,6 @@ type Word struct {
 	family []string
 }
 
-// familySuffixes are endings tried on a word's family stem to reach the
-// forms of its relatives (alias → aliases); the endings of familyRules
-// are tried too (validat → validator).
-var familySuffixes = []string{"", "e", "es"}
-
 // familyStems are the index stems (tokenize.Stem) of the word's relatives
 // that share its family stem (tokenize.FamilyStem) but not its own stem:
 // "validators" reads validat (validate, validation), "validate" reads
@@ -72,8 +67,12 @@ func familyStems(text, stem string) []string {
 			out = append(out, s)
 		}
 	}
-	for _, suf := range familySuffixes {
-		try(f + suf)
+	// The relatives are the family stem itself (validators → validat),
+	// its plural when it ends in s (alias → aliases), and its forms with
+	// the endings of tokenize.FamilyRules (validat → validator).
+	try(f)
+	if strings.HasSuffix(f, "s") {
+		try(f + "es")
 	}
 	for _, r := range tokenize.FamilyRules() {
 		base := strings.TrimSuffix(r.Replace, "e")
