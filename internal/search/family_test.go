@@ -17,6 +17,7 @@ func TestFamilyStems(t *testing.T) {
 		{"alias", []string{"alias"}},
 		{"router", nil},
 		{"handler", nil},
+		{"nullable", []string{"null"}},
 	}
 	for _, tt := range tests {
 		w := Analyze(tt.query + " setup").Words[0]

@@ -100,12 +100,15 @@ var suffixRules = []suffixRule{
 }
 
 // familyExtra are the rules FamilyStem adds: an agent noun in -ator
-// meets its verb (validator → validate, iterator → iterate), and a word
-// in -ias keeps its s, which is not a plural (alias, bias; aliases →
-// alias), where Stem drops it from the singular alone.
+// meets its verb (validator → validate, iterator → iterate); a word in
+// -ias keeps its s, which is not a plural (alias, bias; aliases →
+// alias), where Stem drops it from the singular alone; and an adjective
+// in -able/-ible meets its verb or noun (nullable → null, iterable →
+// iter, compatible → compat), when four letters or more stay.
 var familyExtra = []suffixRule{
 	{"ators", "ate", 3}, {"ator", "ate", 3},
 	{"ias", "ias", 1},
+	{"ables", "", 4}, {"able", "", 4}, {"ibles", "", 4}, {"ible", "", 4},
 }
 
 // familyRules are Stem's rules after familyExtra.

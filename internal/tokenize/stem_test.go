@@ -95,6 +95,9 @@ func TestFamilyStemJoinsWhatStemSplits(t *testing.T) {
 		{"allocate", "allocator"},
 		{"alias", "aliases", "aliased"},
 		{"bias", "biases"},
+		{"null", "nullable"},
+		{"serialize", "serializable"},
+		{"call", "callable", "callables"},
 	}
 	for _, g := range groups {
 		split := false
@@ -111,7 +114,7 @@ func TestFamilyStemJoinsWhatStemSplits(t *testing.T) {
 		}
 	}
 	// Words Stem handles stay as Stem leaves them.
-	for _, w := range []string{"handler", "route", "replicas", "schemas", "status", "format", "error", "cursor"} {
+	for _, w := range []string{"handler", "route", "replicas", "schemas", "status", "format", "error", "cursor", "table", "disable", "enable"} {
 		if FamilyStem(w) != Stem(w) {
 			t.Errorf("FamilyStem(%q) = %q, Stem = %q: want the same", w, FamilyStem(w), Stem(w))
 		}
