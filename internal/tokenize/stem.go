@@ -118,14 +118,17 @@ var familyRules = append(append([]suffixRule(nil), familyExtra...), suffixRules.
 // ending in Suffix takes Replace instead.
 type FamilyRule struct{ Suffix, Replace string }
 
-// FamilyRules are the rules FamilyStem adds to Stem's.
-func FamilyRules() []FamilyRule {
+// FamilyRules are the rules FamilyStem adds to Stem's, made once: the
+// caller reads them and must not change them.
+func FamilyRules() []FamilyRule { return familyRuleList }
+
+var familyRuleList = func() []FamilyRule {
 	out := make([]FamilyRule, len(familyExtra))
 	for i, r := range familyExtra {
 		out[i] = FamilyRule{r.suffix, r.replace}
 	}
 	return out
-}
+}()
 
 func hasVowel(s string) bool {
 	for i := 0; i < len(s); i++ {
