@@ -50,9 +50,10 @@ type Word struct {
 // familyStems are the index stems (tokenize.Stem) of the word's relatives
 // that share its family stem (tokenize.FamilyStem) but not its own stem:
 // "validators" reads validat (validate, validation), "validate" reads
-// validator, "aliases" reads alia (alias). The stemmer keeps them apart on purpose, since a family joined
-// in the index dilutes its rarer member; read here at a lower weight, the
-// relative is found without the word losing its own.
+// validator, "aliases" reads alia (alias). The stemmer keeps them apart on
+// purpose, since a family joined in the index dilutes its rarer member;
+// read here at a lower weight, the relative is found without the word
+// losing its own.
 func familyStems(text, stem string) []string {
 	f := tokenize.FamilyStem(text)
 	if f == "" {
