@@ -132,6 +132,14 @@ func rankingSwitches() []rankingSwitch {
 			w.nameNeedsNoDemotion = false
 			return func() { w.nameNeedsNoDemotion = true }
 		}},
+		{name: "hyphenated compounds' parts name no file", off: func() func() {
+			w.compoundParts = false
+			return func() { w.compoundParts = true }
+		}},
+		{name: "past participles name no file", off: func() func() {
+			w.participles = false
+			return func() { w.participles = true }
+		}},
 		// Signals that read the same evidence, judged together: each
 		// alone fails the rule while the others stand in for it.
 		{name: "file name evidence (share + named after)", off: both(zero(&w.fileName), zero(&w.fileNameExact))},

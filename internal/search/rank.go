@@ -65,6 +65,8 @@ type weightSet struct {
 	pickSubject         float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 	pickDocHeavy        float64 // within a file: taken from a chunk most of whose words are its doc comment, for a prose query (docHeavy)
 	pickDocShare        float64 // ... "most": the doc comment's terms above this share of the chunk's
+	compoundParts       bool    // a part of a hyphenated compound names no file by itself (Word.qualifies)
+	participles         bool    // nor does a past participle (Word.qualifies)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -146,6 +148,10 @@ var weights = weightSet{
 	// repositories, 3 helped, 2 hurt.
 	pickDocHeavy: 0.1,
 	pickDocShare: 0.6,
+	// Session 14 (docs/ranking.md): words that qualify another name no
+	// file by themselves.
+	compoundParts: true,
+	participles:   true,
 	// Issue 11's twelfth pass: the one form of term proximity that raised
 	// both development sets (+0.0014 over 39 repositories, 14 helped, 8
 	// hurt; TestDevSweep over 0–0.5 chooses 0.25 in all 39 folds,
@@ -537,13 +543,14 @@ func fileNamedAfterQuery(q Query, p string) float64 {
 }
 
 // namedAfterQuery is 1 when name (or its stem) is a query word, one of its
-// abbreviations, or two adjacent query words run together.
+// abbreviations, or two adjacent query words run together. A word that
+// qualifies another (Word.qualifies) names nothing by itself.
 func namedAfterQuery(q Query, base, baseStem string) float64 {
 	if base == "" {
 		return 0
 	}
 	for i := range q.Words {
-		if names(&q.Words[i], base, baseStem) {
+		if !q.Words[i].qualifies() && names(&q.Words[i], base, baseStem) {
 			return 1
 		}
 	}

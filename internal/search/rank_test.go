@@ -71,6 +71,38 @@ func TestFileNamedAfterQuery(t *testing.T) {
 	}
 }
 
+func TestQualifyingWordsNameNoFile(t *testing.T) {
+	tests := []struct {
+		query, path string
+		want        float64
+	}{
+		// A part of a hyphenated compound qualifies the word after it.
+		{"round up using exact big-number arithmetic", "strings/numbers.cc", 0},
+		{"which instant a local wall-clock time maps to", "time/clock.cc", 0},
+		{"round up using exact big number arithmetic", "strings/numbers.cc", 1}, // no hyphen: a word of its own
+		{"value-based deserialization", "de/value.rs", 1},                       // based is a stop word: value stands alone
+		{"a one-pass matcher for captures", "re2/onepass.cc", 1},                // the compound run together still names
+		// A past participle says something of its noun.
+		{"fill numbered placeholders in a template", "strings/numbers.cc", 0},
+		{"drop repeated messages logged in a short time", "sinks/log.h", 0},
+		{"fill numbered placeholders in a template", "strings/template.cc", 1},
+		{"embed a file", "embed.go", 1}, // too short to be read as a participle
+	}
+	for _, tt := range tests {
+		if got := fileNamedAfterQuery(Analyze(tt.query), tt.path); got != tt.want {
+			t.Errorf("fileNamedAfterQuery(%q, %q) = %v, want %v", tt.query, tt.path, got, tt.want)
+		}
+	}
+	// Switched off, the same words name the files.
+	defer func(c, p bool) { weights.compoundParts, weights.participles = c, p }(weights.compoundParts, weights.participles)
+	weights.compoundParts, weights.participles = false, false
+	for _, tt := range [][2]string{{"exact big-number arithmetic", "strings/numbers.cc"}, {"fill numbered placeholders", "strings/numbers.cc"}} {
+		if fileNamedAfterQuery(Analyze(tt[0]), tt[1]) != 1 {
+			t.Errorf("switched off: %q does not name %s", tt[0], tt[1])
+		}
+	}
+}
+
 func TestFolderNamedAfterQuery(t *testing.T) {
 	q := Analyze("request logging middleware")
 	if f := newFileFacts("middleware/logger.go", "go"); namedAfterQuery(q, f.folder, f.folderStem) != 1 {
