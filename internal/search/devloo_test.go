@@ -111,6 +111,7 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.testFolderParts = true }
 		}},
 		{name: "file named after a word: less in long queries", off: zero(&w.nameFullWords)},
+		{name: "file named after a word: less for later words", off: zero(&w.namePosition)},
 		{name: "names that begin a query word", off: zero(&w.namePrefix)},
 		{name: "test-named files that code imports not demoted", off: func() func() {
 			w.importedByCode = false
@@ -350,7 +351,7 @@ func sweepable() map[string]*float64 {
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "namePrefix": &w.namePrefix, "pickConstructor": &w.pickConstructor,
 		"pickSubject": &w.pickSubject, "pickDocHeavy": &w.pickDocHeavy, "pickDocShare": &w.pickDocShare,
-		"joinedPairs": &w.joinedPairs,
+		"joinedPairs": &w.joinedPairs, "namePosition": &w.namePosition,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

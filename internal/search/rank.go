@@ -29,6 +29,7 @@ type weightSet struct {
 	fileNameSubject     float64 // ... after the query's first word, which usually names its subject
 	subjectMaxShare     float64 // a first word in more than this share of chunks names no subject
 	nameNeedsNoDemotion bool    // only a file no demotion applies to (docs aside) earns fileNameExact (nameCounts)
+	namePosition        float64 // fileNameExact fades with the word's place, to nothing at this share of the query (namedAfterQueryAt); 0 = every word alike
 	folderNameExact     float64 // the file's folder is named after a query word (middleware/ for "… middleware")
 	definition          float64 // the chunk is a definition, not a loose block
 	fileEvidence        float64 // best other chunk of the same file
@@ -128,6 +129,9 @@ var weights = weightSet{
 	testFolderParts: true,
 	abbrevByUse:     true,
 	nameFullWords:   5,
+	// Session 14 (docs/ranking.md): 0.8023 → 0.8030 over 39 repositories;
+	// the named-after row of TestDevLOO 22 helped / 15 hurt → 26 / 8.
+	namePosition: 0.45,
 	// Session 13 (docs/ranking.md): 0.7997 → 0.8011 over 39 repositories,
 	// 7 helped, 2 hurt; 3 letters lowered bats-core, 5 gained less.
 	namePrefix:      4,
@@ -322,7 +326,7 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		}
 		named := 0.0
 		if nameCounts(facts, m) {
-			named = namedAfterQuery(q, facts.base, facts.baseStem)
+			named = namedAfterQueryAt(q, facts.base, facts.baseStem)
 		}
 		bonus := nameShare + weights.fileNameExact*nameEvidenceScale(q)*named +
 			weights.fileNameSubject*subject +
@@ -558,6 +562,44 @@ func namedAfterQuery(q Query, base, baseStem string) float64 {
 		return 1
 	}
 	return 0
+}
+
+// namedAfterQueryAt is namedAfterQuery weighed by where the word stands
+// in the query: 1 for the first word, fading in a straight line to 0 at
+// weights.namePosition of the query's words (a pair run together counts
+// at its first word; of several words the file is named after, the
+// earliest). A description names what it is about first and qualifies it
+// after: "scroll a list so the selected item stays visible" is about
+// scrolling, "write changed cells to the terminal using crossterm
+// commands" about writing cells, and the files named after the later
+// words (list.rs, terminal.rs) are the broad homes of the object or the
+// medium, not the answer. In a short phrase ("JSON element hierarchy",
+// "request context lifecycle and helpers") the subject's file is named
+// after an early word and keeps the bonus.
+func namedAfterQueryAt(q Query, base, baseStem string) float64 {
+	if base == "" {
+		return 0
+	}
+	at := -1
+	for i := range q.Words {
+		if names(&q.Words[i], base, baseStem) {
+			at = i
+			break
+		}
+	}
+	for i, joined := range q.runTogether {
+		if (at < 0 || i < at) && joined == base {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return 0
+	}
+	if weights.namePosition <= 0 {
+		return 1
+	}
+	return max(0, 1-float64(at)/(weights.namePosition*float64(len(q.Words))))
 }
 
 // namedAfterSubject is 1 when the file is named after the first word of a
