@@ -510,6 +510,41 @@ func TestFileMultiplier(t *testing.T) {
 	}
 }
 
+func TestNamedAfterQueryAt(t *testing.T) {
+	saved := weights
+	t.Cleanup(func() { weights = saved })
+	weights.namePosition, weights.namePositionWords = 0.45, 6
+	long := "browse queues, retries, scheduled and dead jobs from Ruby code" // 7 words: code is a stop word
+	tests := []struct {
+		query, file string
+		want        float64
+	}{
+		// A long description: the first word counts in full, later ones fade.
+		{long, "lib/browse.rb", 1},
+		{long, "lib/queues.rb", 1 - 1/(0.45*7)},
+		{long, "lib/scheduled.rb", 1 - 3/(0.45*7)},
+		{long, "lib/job.rb", 0}, // past 45 % of the query
+		{long, "lib/api.rb", 0},
+		// Of two words the file is named after, the earlier counts.
+		{"browse jobs, queues, retries, scheduled and dead jobs from Ruby", "lib/job.rb", 1 - 1/(0.45*7)},
+		// A query of six words or fewer: every word counts.
+		{"write changed cells to the terminal using crossterm commands", "src/terminal.rs", 1},
+		{"width precision fill and alignment format specifiers", "include/fmt/format.h", 1},
+		// A pair run together counts at its first word.
+		{"walk the JSON element tree depth first with head and tail callbacks", "JsonElement.java", 1 - 1/(0.45*9)},
+	}
+	for _, tt := range tests {
+		f := newFileFacts(tt.file, "")
+		if got := namedAfterQueryAt(Analyze(tt.query), f.base, f.baseStem); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("namedAfterQueryAt(%q, %q) = %v, want %v", tt.query, tt.file, got, tt.want)
+		}
+	}
+	weights.namePosition = 0
+	if f := newFileFacts("lib/job.rb", ""); namedAfterQueryAt(Analyze(long), f.base, f.baseStem) != 1 {
+		t.Error("with namePosition 0 every word should count in full")
+	}
+}
+
 func TestNameEvidenceScale(t *testing.T) {
 	saved := weights
 	t.Cleanup(func() { weights = saved })
