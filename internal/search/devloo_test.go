@@ -133,10 +133,6 @@ func rankingSwitches() []rankingSwitch {
 			w.nameNeedsNoDemotion = false
 			return func() { w.nameNeedsNoDemotion = true }
 		}},
-		{name: "hyphenated compounds' parts name no file", off: func() func() {
-			w.compoundParts = false
-			return func() { w.compoundParts = true }
-		}},
 		{name: "past participles name no file", off: func() func() {
 			w.participles = false
 			return func() { w.participles = true }

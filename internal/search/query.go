@@ -45,9 +45,9 @@ type Word struct {
 	// family are the index stems of the word's relatives the stemmer
 	// keeps apart (familyStems).
 	family []string
-	// compoundPart and participle mark a word that qualifies another
-	// rather than naming a thing (qualifies).
-	compoundPart, participle bool
+	// participle marks a word that qualifies another rather than naming
+	// a thing (qualifies).
+	participle bool
 }
 
 // familyStems are the index stems (tokenize.Stem) of the word's relatives
@@ -134,7 +134,6 @@ func Analyze(raw string) Query {
 		q.Symbolic = identLike == len(fields)
 	}
 	seen := map[string]bool{}
-	parts := compoundParts(fields)
 	var stops []Word
 	for _, id := range tokenize.Identifiers(raw) {
 		lower := strings.ToLower(id)
@@ -146,7 +145,7 @@ func Analyze(raw string) Query {
 		w.longForms, w.longFormsSet = expansions[w.Stem], true
 		if !q.Symbolic && !w.Ident {
 			w.family = familyStems(lower, w.Stem)
-			w.compoundPart, w.participle = parts[lower], isParticiple(lower)
+			w.participle = isParticiple(lower)
 		}
 		if parts := tokenize.SplitIdentifier(id); len(parts) > 1 {
 			for _, p := range parts {
@@ -168,38 +167,6 @@ func Analyze(raw string) Query {
 	return q
 }
 
-// compoundParts are the lower-cased parts of the query's hyphenated
-// compounds of two or more words that are not stop words: "big" and
-// "number" of "big-number arithmetic", "wall" and "clock" of "wall-clock
-// time", not "value" of "value-based" (based is a stop word, so value
-// stands alone).
-func compoundParts(fields []string) map[string]bool {
-	var out map[string]bool
-	for _, f := range fields {
-		f = strings.Trim(f, "`'\"()[]{},;:.?!")
-		if !strings.Contains(f, "-") {
-			continue
-		}
-		pieces := strings.Split(f, "-")
-		content := 0
-		for _, p := range pieces {
-			if p != "" && !stopWords[strings.ToLower(p)] {
-				content++
-			}
-		}
-		if content < 2 {
-			continue
-		}
-		if out == nil {
-			out = map[string]bool{}
-		}
-		for _, p := range pieces {
-			out[strings.ToLower(p)] = true
-		}
-	}
-	return out
-}
-
 // isParticiple reports a prose word written as a past participle: six
 // letters or more ending in -ed (numbered, logged, rendered), so that
 // short words that merely end so (embed, speed, seed) are not read as one.
@@ -208,17 +175,17 @@ func isParticiple(lower string) bool {
 }
 
 // qualifies reports a word that, in a prose query, says something of
-// another word rather than naming what is sought: a part of a hyphenated
-// compound ("big-number arithmetic" is about arithmetic on big numbers,
-// "wall-clock time" about a time, "dollar-sign placeholders" about
-// placeholders), or a past participle ("numbered placeholders", "messages
-// logged", "rendered message"). Such a word does not name a file by
-// itself (namedAfterQuery): numbers.cc is not the answer to "fill
-// numbered placeholders", clock.cc not to "which instant a wall-clock
-// time maps to". The compound's words run together still name one
-// (bitstate.cc for "bit-state").
+// another word rather than naming what is sought: a past participle
+// ("numbered placeholders", "messages logged", "rendered message",
+// "retries, scheduled and dead jobs"). Such a word does not name a file
+// by itself (namedAfterQuery): numbers.cc is not the answer to "fill
+// numbered placeholders", nor logger.h to "drop repeated identical
+// messages logged in a short time". (Parts of a hyphenated compound,
+// "big-number arithmetic", "wall-clock time", were read the same way:
+// with the fade of namedAfterQueryAt they changed nothing, and were
+// dropped; docs/ranking.md, session 14.)
 func (w *Word) qualifies() bool {
-	return (w.compoundPart && weights.compoundParts) || (w.participle && weights.participles)
+	return w.participle && weights.participles
 }
 
 // lookupTerms are the index terms the query reads, each with its weight

@@ -67,8 +67,7 @@ type weightSet struct {
 	pickSubject         float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 	pickDocHeavy        float64 // within a file: taken from a chunk most of whose words are its doc comment, for a prose query (docHeavy)
 	pickDocShare        float64 // ... "most": the doc comment's terms above this share of the chunk's
-	compoundParts       bool    // a part of a hyphenated compound names no file by itself (Word.qualifies)
-	participles         bool    // nor does a past participle (Word.qualifies)
+	participles         bool    // a past participle names no file by itself (Word.qualifies)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -157,8 +156,7 @@ var weights = weightSet{
 	pickDocShare: 0.6,
 	// Session 14 (docs/ranking.md): words that qualify another name no
 	// file by themselves.
-	compoundParts: true,
-	participles:   true,
+	participles: true,
 	// Issue 11's twelfth pass: the one form of term proximity that raised
 	// both development sets (+0.0014 over 39 repositories, 14 helped, 8
 	// hurt; TestDevSweep over 0–0.5 chooses 0.25 in all 39 folds,
@@ -553,56 +551,54 @@ func fileNamedAfterQuery(q Query, p string) float64 {
 // abbreviations, or two adjacent query words run together. A word that
 // qualifies another (Word.qualifies) names nothing by itself.
 func namedAfterQuery(q Query, base, baseStem string) float64 {
-	if base == "" {
+	if namingWord(q, base, baseStem) < 0 {
 		return 0
 	}
-	for i := range q.Words {
-		if !q.Words[i].qualifies() && names(&q.Words[i], base, baseStem) {
-			return 1
-		}
-	}
-	if contains(q.runTogether, base) {
-		return 1
-	}
-	return 0
+	return 1
 }
 
-// namedAfterQueryAt is namedAfterQuery weighed, in a query of more than
-// weights.namePositionWords words, by where the word stands: 1 for the
-// first word, fading in a straight line to 0 at weights.namePosition of
-// the query's words (a pair run together counts at its first word; of
-// several words the file is named after, the earliest). A long query is a
-// description of behaviour, and it says what it is about first and
-// qualifies it after: "browse queues, retries, scheduled and dead jobs
-// from Ruby code" is about browsing them (api.rb), "drop repeated
-// identical messages logged in a short time" about dropping messages
-// (dup_filter_sink.h), and the files named after the later words
-// (scheduled.rb, logger.h) are the broad homes of an object or a
-// circumstance, not the answer. A short query is a noun phrase whose
-// subject may stand anywhere in it ("width precision fill and alignment
-// format specifiers" → format.h, "request context lifecycle and
-// helpers" → context.go), and every word counts.
-func namedAfterQueryAt(q Query, base, baseStem string) float64 {
+// namingWord is the index of the first query word that names base as
+// namedAfterQuery reads it (a pair run together counts at its first
+// word), or -1.
+func namingWord(q Query, base, baseStem string) int {
 	if base == "" {
-		return 0
+		return -1
 	}
 	at := -1
 	for i := range q.Words {
-		if names(&q.Words[i], base, baseStem) {
+		if !q.Words[i].qualifies() && names(&q.Words[i], base, baseStem) {
 			at = i
 			break
 		}
 	}
 	for i, joined := range q.runTogether {
 		if (at < 0 || i < at) && joined == base {
-			at = i
-			break
+			return i
 		}
 	}
-	if at < 0 {
+	return at
+}
+
+// namedAfterQueryAt is namedAfterQuery weighed, in a query of more than
+// weights.namePositionWords words, by where the word stands: 1 for the
+// first word, fading in a straight line to 0 at weights.namePosition of
+// the query's words (of several words the file is named after, the
+// earliest counts). A long query is a description of behaviour, and it
+// says what it is about first and qualifies it after: "browse queues,
+// retries, scheduled and dead jobs from Ruby code" is about browsing them
+// (api.rb), "drop repeated identical messages logged in a short time"
+// about dropping messages (dup_filter_sink.h), and the files named after
+// the later words (scheduled.rb, logger.h) are the broad homes of an
+// object or a circumstance, not the answer. A short query is a noun
+// phrase whose subject may stand anywhere in it ("width precision fill
+// and alignment format specifiers" → format.h, "request context
+// lifecycle and helpers" → context.go), and every word counts.
+func namedAfterQueryAt(q Query, base, baseStem string) float64 {
+	at := namingWord(q, base, baseStem)
+	switch {
+	case at < 0:
 		return 0
-	}
-	if weights.namePosition <= 0 || float64(len(q.Words)) <= weights.namePositionWords {
+	case weights.namePosition <= 0 || float64(len(q.Words)) <= weights.namePositionWords:
 		return 1
 	}
 	return max(0, 1-float64(at)/(weights.namePosition*float64(len(q.Words))))
