@@ -77,6 +77,10 @@ func rankingSwitches() []rankingSwitch {
 		}},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "Windows ports demoted", off: one(&w.windowsVariant)},
+		{name: "continuous integration scripts demoted", off: func() func() {
+			w.ciScripts = false
+			return func() { w.ciScripts = true }
+		}},
 		{name: "manual pages and docs/ HTML are docs", off: func() func() {
 			w.manualDocs = false
 			return func() { w.manualDocs = true }

@@ -68,6 +68,7 @@ type weightSet struct {
 	pickDocHeavy        float64 // within a file: taken from a chunk most of whose words are its doc comment, for a prose query (docHeavy)
 	pickDocShare        float64 // ... "most": the doc comment's terms above this share of the chunk's
 	participles         bool    // a past participle names no file by itself (Word.qualifies)
+	ciScripts           bool    // continuous integration scripts (a ci/ folder) are demoted like tests (isCIPath)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -157,6 +158,9 @@ var weights = weightSet{
 	// Session 14 (docs/ranking.md): words that qualify another name no
 	// file by themselves.
 	participles: true,
+	// Session 14 (docs/ranking.md): 1 helped (abseil-cpp +0.011, up to its
+	// plain-BM25 floor), none hurt.
+	ciScripts: true,
 	// Issue 11's twelfth pass: the one form of term proximity that raised
 	// both development sets (+0.0014 over 39 repositories, 14 helped, 8
 	// hurt; TestDevSweep over 0–0.5 chooses 0.25 in all 39 folds,
@@ -402,6 +406,9 @@ func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	}
 	if f.windows && !q.mentions(windowsWords) {
 		m *= weights.windowsVariant
+	}
+	if f.ci && weights.ciScripts && !q.mentions(ciWords) {
+		m *= weights.lowValuePath
 	}
 	return m
 }
@@ -728,7 +735,10 @@ type fileFacts struct {
 	// name like tty_windows.go, _win32_console.py or wincolor_sink.h
 	// (isWindowsPath).
 	windows bool
-	doc     bool // documentation
+	// ci is a file of the project's continuous integration: a script or
+	// configuration under a ci/ folder (isCIPath).
+	ci  bool
+	doc bool // documentation
 	// manual is documentation the language detector does not call so: a
 	// manual page (tmux.1, fzf.1, bats.7.ronn) or HTML under a docs
 	// folder (doc/benchmark.html); see isManualPath.
@@ -784,7 +794,7 @@ func newFileFacts(p, language string) *fileFacts {
 	base = nameSeparators.Replace(base)
 	testOrVendored := isTestOrVendoredPath(p)
 	return &fileFacts{stubOnly: !testOrVendored && isStubName(lowerStem(p)) && !isTestSupportPath(p) && !hasTestFolderPart(p), base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
-		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), doc: lang.IsDoc(language), manual: isManualPath(p)}
+		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), ci: isCIPath(p), doc: lang.IsDoc(language), manual: isManualPath(p)}
 }
 
 // docFolders name folders that hold a project's documentation.
@@ -1107,6 +1117,30 @@ func isStubName(stem string) bool {
 		}
 	}
 	return false
+}
+
+// ciWords are the words with which a query asks for the continuous
+// integration's scripts.
+var ciWords = stemSet("ci", "continuous")
+
+// isCIPath reports a file under a ci/ folder: the scripts and
+// configuration a project's continuous integration runs (abseil's
+// ci/linux_clang-latest_libcxx_bazel.sh, one per toolchain). They build
+// and test the code rather than implement it, and repeat its words
+// (flags, file names, the library's own name) script after script, so
+// they rank beside the implementation for questions about it. Like
+// tests, they are demoted unless the query asks for them.
+func isCIPath(p string) bool {
+	for rest := strings.ToLower(p); ; {
+		dir, after, found := strings.Cut(rest, "/")
+		if !found {
+			return false
+		}
+		if strings.Trim(dir, "._") == "ci" {
+			return true
+		}
+		rest = after
+	}
 }
 
 // windowsWords are the words with which a query asks for Windows code.

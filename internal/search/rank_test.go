@@ -608,6 +608,34 @@ func TestWindowsPaths(t *testing.T) {
 	}
 }
 
+func TestCIPaths(t *testing.T) {
+	cases := []struct {
+		path string
+		want bool
+	}{
+		{"ci/linux_clang-latest_libcxx_bazel.sh", true},
+		{"scripts/ci/run-tests.sh", true},
+		{"CI/build.ps1", true},
+		{"_ci/setup.py", true},
+		{"ci.go", false}, // a file named ci, not under a ci folder
+		{"src/circle/ci_test_runner.c", false},
+		{"lib/cipher/aes.go", false},
+		{"pkg/civil/date.go", false},
+	}
+	for _, c := range cases {
+		if got := isCIPath(c.path); got != c.want {
+			t.Errorf("isCIPath(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+	facts := newFileFacts("ci/cmake_common.sh", "bash")
+	if m := fileMultiplier(Analyze("attach context to an error keyed by a type URL"), facts, false, false); m != weights.lowValuePath {
+		t.Errorf("a CI script for a question about the code: multiplier %v, want %v", m, weights.lowValuePath)
+	}
+	if m := fileMultiplier(Analyze("which compilers does CI build with"), facts, false, false); m != 1 {
+		t.Errorf("a CI script for a question about CI: multiplier %v, want 1", m)
+	}
+}
+
 func TestManualPaths(t *testing.T) {
 	cases := []struct {
 		path string
