@@ -137,6 +137,10 @@ func rankingSwitches() []rankingSwitch {
 			w.nameNeedsNoDemotion = false
 			return func() { w.nameNeedsNoDemotion = true }
 		}},
+		{name: "the fade counts words as written", off: func() func() {
+			w.writtenPlaces = false
+			return func() { w.writtenPlaces = true }
+		}},
 		{name: "past participles name no file", off: func() func() {
 			w.participles = false
 			return func() { w.participles = true }

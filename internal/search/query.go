@@ -25,6 +25,8 @@ type Query struct {
 	// subjectShare is the share of chunks in which the first word occurs,
 	// known once its posting list is read.
 	subjectShare float64
+	// places is the number of written words holding the words of Words.
+	places int
 	// wantsTests is set when the query asks for tests, examples or
 	// benchmarks (asksForTests), known once its posting lists are read.
 	wantsTests bool
@@ -48,6 +50,10 @@ type Word struct {
 	// participle marks a word that qualifies another rather than naming
 	// a thing (qualifies).
 	participle bool
+	// place is the index, among the query's written words that hold a
+	// word of Words, of the one this word was written in: the parts of
+	// "real-time" or "join/leave" share one place (numberPlaces).
+	place int
 }
 
 // familyStems are the index stems (tokenize.Stem) of the word's relatives
@@ -161,6 +167,7 @@ func Analyze(raw string) Query {
 	if len(q.Words) == 0 { // a query of stop words only: search them anyway
 		q.Words = stops
 	}
+	q.numberPlaces(fields)
 	for i := 0; i+1 < len(q.Words); i++ {
 		q.runTogether = append(q.runTogether, q.Words[i].Text+q.Words[i+1].Text)
 	}
@@ -267,4 +274,30 @@ func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 			t.weight *= float64(alt) / float64(own+alt)
 		}
 	}
+}
+
+// numberPlaces sets each word's place and the query's number of places:
+// a description's length and a word's position in it are counted in the
+// words as written, so that a compound written with a hyphen or a slash
+// ("real-time", "long-poll", "join/leave", "URL-encoded") is one word of
+// the description, not two.
+func (q *Query) numberPlaces(fields []string) {
+	field := map[string]int{}
+	for i, f := range fields {
+		for _, id := range tokenize.Identifiers(f) {
+			if _, ok := field[strings.ToLower(id)]; !ok {
+				field[strings.ToLower(id)] = i
+			}
+		}
+	}
+	last, place := -1, -1
+	for i := range q.Words {
+		f := field[q.Words[i].Text]
+		if f != last {
+			place++
+			last = f
+		}
+		q.Words[i].place = place
+	}
+	q.places = place + 1
 }

@@ -31,6 +31,7 @@ type weightSet struct {
 	nameNeedsNoDemotion bool    // only a file no demotion applies to (docs aside) earns fileNameExact (nameCounts)
 	namePosition        float64 // in a long query fileNameExact fades with the word's place, to nothing at this share of it (namedAfterQueryAt); 0 = every word alike
 	namePositionWords   float64 // ... "long": more words than this
+	writtenPlaces       bool    // ... words counted as written: "real-time" is one (Query.numberPlaces)
 	folderNameExact     float64 // the file's folder is named after a query word (middleware/ for "… middleware")
 	definition          float64 // the chunk is a definition, not a loose block
 	fileEvidence        float64 // best other chunk of the same file
@@ -135,6 +136,10 @@ var weights = weightSet{
 	// TestDevSweep chooses 0.45 in 37 of 39 folds and 6 words in all 39.
 	namePosition:      0.45,
 	namePositionWords: 6,
+	// Session 14: the fade counts the words as written, a compound with a
+	// hyphen or slash being one ("real-time channel messaging, topics,
+	// and join/leave" is five words, not seven).
+	writtenPlaces: true,
 	// Session 13 (docs/ranking.md): 0.7997 → 0.8011 over 39 repositories,
 	// 7 helped, 2 hurt; 3 letters lowered bats-core, 5 gained less.
 	namePrefix:      4,
@@ -602,13 +607,17 @@ func namingWord(q Query, base, baseStem string) int {
 // lifecycle and helpers" → context.go), and every word counts.
 func namedAfterQueryAt(q Query, base, baseStem string) float64 {
 	at := namingWord(q, base, baseStem)
-	switch {
-	case at < 0:
+	if at < 0 {
 		return 0
-	case weights.namePosition <= 0 || float64(len(q.Words)) <= weights.namePositionWords:
+	}
+	place, n := float64(at), float64(len(q.Words))
+	if weights.writtenPlaces {
+		place, n = float64(q.Words[at].place), float64(q.places)
+	}
+	if weights.namePosition <= 0 || n <= weights.namePositionWords {
 		return 1
 	}
-	return max(0, 1-float64(at)/(weights.namePosition*float64(len(q.Words))))
+	return max(0, 1-place/(weights.namePosition*n))
 }
 
 // namedAfterSubject is 1 when the file is named after the first word of a

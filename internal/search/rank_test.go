@@ -7,6 +7,7 @@ import (
 	"math"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -537,6 +538,47 @@ func TestNamedAfterQueryAt(t *testing.T) {
 	weights.namePosition = 0
 	if f := newFileFacts("lib/job.rb", ""); namedAfterQueryAt(Analyze(long), f.base, f.baseStem) != 1 {
 		t.Error("with namePosition 0 every word should count in full")
+	}
+}
+
+func TestNamedAfterQueryAtWrittenPlaces(t *testing.T) {
+	saved := weights
+	t.Cleanup(func() { weights = saved })
+	weights.namePosition, weights.namePositionWords = 0.45, 6
+	tests := []struct {
+		query, file string
+		on, off     float64 // writtenPlaces true, false
+	}{
+		// Seven words split, five as written: short, every word counts.
+		{"real-time channel messaging, topics, and join/leave", "lib/channel.ex", 1, 1 - 2/(0.45*7)},
+		// Eight words split, seven as written: the file's word stands third, not fourth.
+		{"fill numbered dollar-sign placeholders in a template string with values", "strings/placeholders.cc", 1 - 3/(0.45*7), 0},
+		// No compound: the same either way.
+		{"browse queues, retries, scheduled and dead jobs from Ruby code", "lib/queues.rb", 1 - 1/(0.45*7), 1 - 1/(0.45*7)},
+	}
+	for _, tt := range tests {
+		f := newFileFacts(tt.file, "")
+		for _, on := range []bool{true, false} {
+			weights.writtenPlaces = on
+			want := tt.off
+			if on {
+				want = tt.on
+			}
+			if got := namedAfterQueryAt(Analyze(tt.query), f.base, f.baseStem); math.Abs(got-want) > 1e-9 {
+				t.Errorf("writtenPlaces %v: namedAfterQueryAt(%q, %q) = %v, want %v", on, tt.query, tt.file, got, want)
+			}
+		}
+	}
+}
+
+func TestNumberPlaces(t *testing.T) {
+	q := Analyze("real-time channel messaging, topics, and join/leave")
+	var got []int
+	for _, w := range q.Words {
+		got = append(got, w.place)
+	}
+	if want := []int{0, 0, 1, 2, 3, 4, 4}; !slices.Equal(got, want) || q.places != 5 {
+		t.Errorf("places %v (%d), want %v (5)", got, q.places, want)
 	}
 }
 
