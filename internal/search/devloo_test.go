@@ -355,7 +355,7 @@ func sweepable() map[string]*float64 {
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "namePrefix": &w.namePrefix, "pickConstructor": &w.pickConstructor,
 		"pickSubject": &w.pickSubject, "pickDocHeavy": &w.pickDocHeavy, "pickDocShare": &w.pickDocShare,
-		"joinedPairs": &w.joinedPairs, "namePosition": &w.namePosition,
+		"joinedPairs": &w.joinedPairs, "namePosition": &w.namePosition, "namePositionWords": &w.namePositionWords,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]
