@@ -280,24 +280,38 @@ func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 // a description's length and a word's position in it are counted in the
 // words as written, so that a compound written with a hyphen or a slash
 // ("real-time", "long-poll", "join/leave", "URL-encoded") is one word of
-// the description, not two.
+// the description, not two. Only a query long enough for the count to
+// matter (namedAfterQueryAt) is read again; a shorter one numbers its
+// words in order.
 func (q *Query) numberPlaces(fields []string) {
-	field := map[string]int{}
-	for i, f := range fields {
+	q.places = len(q.Words)
+	for i := range q.Words {
+		q.Words[i].place = i
+	}
+	if !weights.writtenPlaces || float64(len(q.Words)) <= weights.namePositionWords {
+		return
+	}
+	// Words keeps Identifiers(raw)'s order, so the fields' identifiers,
+	// read in turn, meet the words in order.
+	next, place := 0, -1
+	for _, f := range fields {
+		counted := false
 		for _, id := range tokenize.Identifiers(f) {
-			if _, ok := field[strings.ToLower(id)]; !ok {
-				field[strings.ToLower(id)] = i
+			if next < len(q.Words) && q.Words[next].Raw == id {
+				if !counted {
+					place++
+					counted = true
+				}
+				q.Words[next].place = place
+				next++
 			}
 		}
 	}
-	last, place := -1, -1
-	for i := range q.Words {
-		f := field[q.Words[i].Text]
-		if f != last {
-			place++
-			last = f
-		}
-		q.Words[i].place = place
+	if next == len(q.Words) {
+		q.places = place + 1
+		return
 	}
-	q.places = place + 1
+	for i := range q.Words { // not met in order: count as split
+		q.Words[i].place = i
+	}
 }
