@@ -137,6 +137,10 @@ func rankingSwitches() []rankingSwitch {
 			w.nameNeedsNoDemotion = false
 			return func() { w.nameNeedsNoDemotion = true }
 		}},
+		{name: "private files earn nothing for their name", off: func() func() {
+			w.privateNames = false
+			return func() { w.privateNames = true }
+		}},
 		{name: "the fade counts words as written", off: func() func() {
 			w.writtenPlaces = false
 			return func() { w.writtenPlaces = true }

@@ -70,6 +70,7 @@ type weightSet struct {
 	pickDocShare        float64 // ... "most": the doc comment's terms above this share of the chunk's
 	participles         bool    // a past participle names no file by itself (Word.qualifies)
 	ciScripts           bool    // continuous integration scripts (a ci/ folder) are demoted like tests (isCIPath)
+	privateNames        bool    // a private file (_fields.py) earns nothing for being named after a query word (nameCounts)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -166,6 +167,8 @@ var weights = weightSet{
 	// Session 14 (docs/ranking.md): 1 helped (abseil-cpp +0.011, up to its
 	// plain-BM25 floor), none hurt.
 	ciScripts: true,
+	// Session 14: pydantic +0.028, re2 +0.003, none hurt.
+	privateNames: true,
 	// Issue 11's twelfth pass: the one form of term proximity that raised
 	// both development sets (+0.0014 over 39 repositories, 14 helped, 8
 	// hurt; TestDevSweep over 0–0.5 chooses 0.25 in all 39 folds,
@@ -647,8 +650,26 @@ func namedAfterSubject(q Query, base, baseStem string) float64 {
 // the answer, and the name's bonus would undo it. Documentation keeps
 // it: in a repository of documentation the pages are what there is to
 // find, and a page named after the word is still the likeliest page.
+//
+// Nor does a private file, one whose name begins with a single underscore
+// (_fields.py, _validators.py, _re2.cc; not __init__.py): the underscore
+// marks it internal to its package (Python's modules, Go's ignored
+// files, Sass partials, internal helpers of JavaScript libraries), the
+// machinery behind a public file that is named after the same concept
+// (fields.py) or describes it (functional_validators.py). Its content
+// still counts; only its name earns nothing.
 func nameCounts(f *fileFacts, mult float64) bool {
+	if f.private && weights.privateNames {
+		return false
+	}
 	return !weights.nameNeedsNoDemotion || mult >= 1 || f.doc || f.manual
+}
+
+// isPrivateName reports a file name that begins with a single underscore
+// (nameCounts).
+func isPrivateName(p string) bool {
+	b := path.Base(p)
+	return strings.HasPrefix(b, "_") && !strings.HasPrefix(b, "__")
 }
 
 // subjectNameBar is the largest share of the query's words held by the
@@ -746,8 +767,11 @@ type fileFacts struct {
 	windows bool
 	// ci is a file of the project's continuous integration: a script or
 	// configuration under a ci/ folder (isCIPath).
-	ci  bool
-	doc bool // documentation
+	ci bool
+	// private is a file whose name begins with a single underscore
+	// (isPrivateName).
+	private bool
+	doc     bool // documentation
 	// manual is documentation the language detector does not call so: a
 	// manual page (tmux.1, fzf.1, bats.7.ronn) or HTML under a docs
 	// folder (doc/benchmark.html); see isManualPath.
@@ -803,7 +827,7 @@ func newFileFacts(p, language string) *fileFacts {
 	base = nameSeparators.Replace(base)
 	testOrVendored := isTestOrVendoredPath(p)
 	return &fileFacts{stubOnly: !testOrVendored && isStubName(lowerStem(p)) && !isTestSupportPath(p) && !hasTestFolderPart(p), base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
-		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), ci: isCIPath(p), doc: lang.IsDoc(language), manual: isManualPath(p)}
+		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), ci: isCIPath(p), private: isPrivateName(p), doc: lang.IsDoc(language), manual: isManualPath(p)}
 }
 
 // docFolders name folders that hold a project's documentation.

@@ -571,6 +571,26 @@ func TestNamedAfterQueryAtWrittenPlaces(t *testing.T) {
 	}
 }
 
+func TestIsPrivateName(t *testing.T) {
+	for p, want := range map[string]bool{
+		"pydantic/_internal/_fields.py": true,
+		"python/_re2.cc":                true,
+		"pydantic/fields.py":            false,
+		"pydantic/__init__.py":          false, // a package's public entry point
+		"pydantic/_internal/utils.py":   false, // only the file's own name counts
+	} {
+		if got := isPrivateName(p); got != want {
+			t.Errorf("isPrivateName(%q) = %v, want %v", p, got, want)
+		}
+	}
+	saved := weights.privateNames
+	t.Cleanup(func() { weights.privateNames = saved })
+	weights.privateNames = false
+	if !nameCounts(newFileFacts("pydantic/_internal/_fields.py", "python"), 1) {
+		t.Error("switched off, a private file's name should count")
+	}
+}
+
 func TestNumberPlaces(t *testing.T) {
 	q := Analyze("real-time channel messaging, topics, and join/leave")
 	var got []int
@@ -881,6 +901,7 @@ func TestNameCounts(t *testing.T) {
 		{"an older version", fileFacts{superseded: "v1"}, false, false},
 		{"documentation", fileFacts{doc: true}, false, true},
 		{"a manual page", fileFacts{manual: true}, false, true},
+		{"a private file", fileFacts{private: true}, false, false},
 	}
 	for _, c := range cases {
 		m := fileMultiplier(q, &c.facts, c.wantsTests, false)
