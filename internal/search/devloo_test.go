@@ -137,6 +137,10 @@ func rankingSwitches() []rankingSwitch {
 			w.nameNeedsNoDemotion = false
 			return func() { w.nameNeedsNoDemotion = true }
 		}},
+		{name: "a kind of definition the query names", off: func() func() {
+			w.kindAsked = 0
+			return func() { w.kindAsked = 0.5 }
+		}},
 		{name: "private files earn nothing for their name", off: func() func() {
 			w.privateNames = false
 			return func() { w.privateNames = true }
@@ -359,7 +363,7 @@ func sweepable() map[string]*float64 {
 		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "namePrefix": &w.namePrefix, "pickConstructor": &w.pickConstructor,
 		"pickSubject": &w.pickSubject, "pickDocHeavy": &w.pickDocHeavy, "pickDocShare": &w.pickDocShare,
-		"joinedPairs": &w.joinedPairs, "namePosition": &w.namePosition, "namePositionWords": &w.namePositionWords,
+		"joinedPairs": &w.joinedPairs, "namePosition": &w.namePosition, "namePositionWords": &w.namePositionWords, "kindAsked": &w.kindAsked,
 	}
 	for f, name := range []string{"symbols", "name", "path", "signature", "doc", "body"} {
 		m["field."+name] = &w.fields[f]

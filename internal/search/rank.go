@@ -25,6 +25,7 @@ type weightSet struct {
 	symbolField         float64 // share of query words among the chunk's symbols
 	exactSymbol         float64 // the chunk defines exactly the identifier the query names
 	typeDefinition      float64 // a capitalised query word and a chunk that defines a type
+	kindAsked           float64 // a prose query names the chunk's kind of definition ("trait definitions"; askedKinds)
 	fileNameExact       float64 // the file is named exactly after a query word (Functor.scala for "Functor")
 	fileNameSubject     float64 // ... after the query's first word, which usually names its subject
 	subjectMaxShare     float64 // a first word in more than this share of chunks names no subject
@@ -104,6 +105,7 @@ var weights = weightSet{
 	symbolField:         0.3,
 	exactSymbol:         1.0,
 	typeDefinition:      0.2,
+	kindAsked:           0.5, // session 14: serde, sidekiq, moshi helped, circe hurt
 	fileNameExact:       0.5,
 	nameNeedsNoDemotion: true,
 	fileNameSubject:     0.3,
@@ -314,6 +316,7 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		quals = qualifiedNames(q.Raw)
 	}
 	bar := subjectNameBar(q, cands, snap, wantsTests, wantsDocs)
+	kinds := askedKinds(q)
 	for _, c := range cands {
 		row := &snap.meta[c.pos]
 		s := c.score
@@ -325,6 +328,9 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 		}
 		s += weights.exactSymbol*exactSymbolMatch(q, row) + weights.qualified*qualified
 		s += weights.typeDefinition * typeDefinition(q, row)
+		if len(kinds) > 0 && slices.Contains(kinds, row.Kind) {
+			s += weights.kindAsked
+		}
 		// What the file's name says is evidence about the file, counted for
 		// its first chunk only (see diversify).
 		nameShare := weights.fileName * wordShare(q, c.nameHit)
@@ -880,6 +886,36 @@ func typeDefinition(q Query, row *store.ChunkMeta) float64 {
 		}
 	}
 	return 0
+}
+
+// askableKinds are the kinds of definition a prose query may ask for by
+// name: "Serialize and Serializer trait definitions", "a generated adapter
+// class", "derive macros". Kinds whose name is also a common word of
+// descriptions are left out ("JSON object", "view modules": in Scala and
+// Elixir every file holds one).
+var askableKinds = []string{"class", "struct", "interface", "trait", "enum", "protocol", "record", "macro"}
+
+// askedKinds are the chunk kinds a prose query names (askableKinds, by
+// stem: "classes", "structs", "macros"), for which a chunk of that kind
+// earns weights.kindAsked: the query says what sort of definition it
+// wants, and a chunk that is one is likelier than a function or a block
+// that merely mentions the same words. A symbol query names code, not
+// kinds, and asks for none.
+func askedKinds(q Query) []string {
+	if q.Symbolic || weights.kindAsked == 0 {
+		return nil
+	}
+	var out []string
+	for _, k := range askableKinds {
+		ks := tokenize.Stem(k)
+		for i := range q.Words {
+			if q.Words[i].Stem == ks {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // lastSegment is the final name of a qualified symbol (pkg.Type → Type).

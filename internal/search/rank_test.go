@@ -591,6 +591,31 @@ func TestIsPrivateName(t *testing.T) {
 	}
 }
 
+func TestAskedKinds(t *testing.T) {
+	saved := weights.kindAsked
+	t.Cleanup(func() { weights.kindAsked = saved })
+	weights.kindAsked = 0.5
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"Serialize and Serializer trait definitions", []string{"trait"}},
+		{"how derive macros generate code for structs and enums", []string{"struct", "enum", "macro"}},
+		{"emit the source code of a generated adapter class", []string{"class"}},
+		{"JSON object with named fields", nil}, // object is a word of descriptions
+		{"naming conventions for view modules", nil},
+		{"RouteContext", nil}, // a symbol query
+	} {
+		if got := askedKinds(Analyze(c.query)); !slices.Equal(got, c.want) {
+			t.Errorf("askedKinds(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+	weights.kindAsked = 0
+	if got := askedKinds(Analyze("Serialize trait definitions")); got != nil {
+		t.Errorf("switched off: askedKinds = %v", got)
+	}
+}
+
 func TestNumberPlaces(t *testing.T) {
 	q := Analyze("real-time channel messaging, topics, and join/leave")
 	var got []int
