@@ -895,6 +895,15 @@ func typeDefinition(q Query, row *store.ChunkMeta) float64 {
 // Elixir every file holds one).
 var askableKinds = []string{"class", "struct", "interface", "trait", "enum", "protocol", "record", "macro"}
 
+// askableKindStems are askableKinds stemmed, in the same order.
+var askableKindStems = func() []string {
+	out := make([]string, len(askableKinds))
+	for i, k := range askableKinds {
+		out[i] = tokenize.Stem(k)
+	}
+	return out
+}()
+
 // askedKinds are the chunk kinds a prose query names (askableKinds, by
 // stem: "classes", "structs", "macros"), for which a chunk of that kind
 // earns weights.kindAsked: the query says what sort of definition it
@@ -906,10 +915,9 @@ func askedKinds(q Query) []string {
 		return nil
 	}
 	var out []string
-	for _, k := range askableKinds {
-		ks := tokenize.Stem(k)
+	for j, k := range askableKinds {
 		for i := range q.Words {
-			if q.Words[i].Stem == ks {
+			if q.Words[i].Stem == askableKindStems[j] {
 				out = append(out, k)
 				break
 			}
