@@ -240,6 +240,7 @@ func (snap *snapshot) markFiles() {
 	}
 	markSuperseded(snap.files, snap.facts)
 	markHeadersBesideSources(snap.files, snap.facts)
+	markPrivateTwins(snap.facts)
 }
 
 // countImplChunks counts the chunks of files not demoted as tests

@@ -657,15 +657,17 @@ func namedAfterSubject(q Query, base, baseStem string) float64 {
 // it: in a repository of documentation the pages are what there is to
 // find, and a page named after the word is still the likeliest page.
 //
-// Nor does a private file, one whose name begins with a single underscore
-// (_fields.py, _validators.py, _re2.cc; not __init__.py): the underscore
-// marks it internal to its package (Python's modules, Go's ignored
-// files, Sass partials, internal helpers of JavaScript libraries), the
-// machinery behind a public file that is named after the same concept
-// (fields.py) or describes it (functional_validators.py). Its content
-// still counts; only its name earns nothing.
+// Nor does a private file with a public twin (markPrivateTwins): one
+// whose name begins with a single underscore (_fields.py, _re2.cc; not
+// __init__.py) where a file without it has the same name (fields.py,
+// re2.cc). The underscore marks it internal to its package, the
+// machinery behind the public file named after the same concept, which
+// is what a question about the concept wants. Its content still counts;
+// only its name earns nothing. A private file without a twin keeps its
+// name's bonus: where a package writes every module so (httpx's
+// _client.py, _models.py), the private file is the concept's home.
 func nameCounts(f *fileFacts, mult float64) bool {
-	if f.private && weights.privateNames {
+	if f.privateTwin && weights.privateNames {
 		return false
 	}
 	return !weights.nameNeedsNoDemotion || mult >= 1 || f.doc || f.manual
@@ -775,9 +777,10 @@ type fileFacts struct {
 	// configuration under a ci/ folder (isCIPath).
 	ci bool
 	// private is a file whose name begins with a single underscore
-	// (isPrivateName).
-	private bool
-	doc     bool // documentation
+	// (isPrivateName); privateTwin one that has a public twin, a file of
+	// the same name without it (markPrivateTwins).
+	private, privateTwin bool
+	doc                  bool // documentation
 	// manual is documentation the language detector does not call so: a
 	// manual page (tmux.1, fzf.1, bats.7.ronn) or HTML under a docs
 	// folder (doc/benchmark.html); see isManualPath.
@@ -1143,6 +1146,22 @@ func markHeadersBesideSources(files []store.FileRow, facts []*fileFacts) {
 				break
 			}
 		}
+	}
+}
+
+// markPrivateTwins marks the private files (isPrivateName) that have a
+// public twin: a file, anywhere in the index, not private, whose name
+// reads the same without the underscore (_internal/_fields.py and
+// fields.py: fileFacts.base drops underscores already).
+func markPrivateTwins(facts []*fileFacts) {
+	public := map[string]bool{}
+	for _, f := range facts {
+		if !f.private && f.base != "" {
+			public[f.base] = true
+		}
+	}
+	for _, f := range facts {
+		f.privateTwin = f.private && public[f.base]
 	}
 }
 

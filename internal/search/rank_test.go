@@ -911,6 +911,21 @@ func TestSubjectYieldsToCloserName(t *testing.T) {
 	}
 }
 
+func TestMarkPrivateTwins(t *testing.T) {
+	paths := []string{"pydantic/fields.py", "pydantic/_internal/_fields.py", "httpx/_client.py", "lib/__init__.py", "src/_re2.cc", "src/re2.cc"}
+	facts := make([]*fileFacts, len(paths))
+	for i, p := range paths {
+		facts[i] = newFileFacts(p, "")
+	}
+	markPrivateTwins(facts)
+	want := map[string]bool{"pydantic/_internal/_fields.py": true, "src/_re2.cc": true}
+	for i, p := range paths {
+		if facts[i].privateTwin != want[p] {
+			t.Errorf("%s: privateTwin = %v, want %v", p, facts[i].privateTwin, want[p])
+		}
+	}
+}
+
 func TestNameCounts(t *testing.T) {
 	q := Analyze("tty raw mode")
 	cases := []struct {
@@ -926,7 +941,8 @@ func TestNameCounts(t *testing.T) {
 		{"an older version", fileFacts{superseded: "v1"}, false, false},
 		{"documentation", fileFacts{doc: true}, false, true},
 		{"a manual page", fileFacts{manual: true}, false, true},
-		{"a private file", fileFacts{private: true}, false, false},
+		{"a private file with a public twin", fileFacts{private: true, privateTwin: true}, false, false},
+		{"a private file without one", fileFacts{private: true}, false, true},
 	}
 	for _, c := range cases {
 		m := fileMultiplier(q, &c.facts, c.wantsTests, false)
