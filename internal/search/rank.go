@@ -71,7 +71,7 @@ type weightSet struct {
 	pickDocShare        float64 // ... "most": the doc comment's terms above this share of the chunk's
 	participles         bool    // a past participle names no file by itself (Word.qualifies)
 	ciScripts           bool    // continuous integration scripts (a ci/ folder) are demoted like tests (isCIPath)
-	privateNames        bool    // a private file (_fields.py) earns nothing for being named after a query word (nameCounts)
+	privateNames        bool    // a private file with a public twin (_fields.py beside fields.py) earns nothing for being named after a query word (nameCounts)
 
 	// semanticCalibration scales the semantic side against the lexical
 	// one in fusion. Both sides are normalised to [0, 1] per query, but a
@@ -1020,15 +1020,8 @@ func lowerStem(p string) string {
 // isTestOrVendoredPath is isLowValuePath without the stand-ins.
 func isTestOrVendoredPath(p string) bool {
 	lower := strings.ToLower(p)
-	for rest := lower; ; {
-		dir, after, found := strings.Cut(rest, "/")
-		if !found {
-			break
-		}
-		if lowValueDirs[strings.Trim(dir, "_")] {
-			return true
-		}
-		rest = after
+	if anyFolder(lower, func(dir string) bool { return lowValueDirs[strings.Trim(dir, "_")] }) {
+		return true
 	}
 	base := path.Base(p)
 	stem := strings.TrimSuffix(base, path.Ext(base))
@@ -1227,12 +1220,18 @@ var ciWords = stemSet("ci", "continuous")
 // they rank beside the implementation for questions about it. Like
 // tests, they are demoted unless the query asks for them.
 func isCIPath(p string) bool {
-	for rest := strings.ToLower(p); ; {
+	return anyFolder(p, func(dir string) bool { return strings.EqualFold(strings.Trim(dir, "._"), "ci") })
+}
+
+// anyFolder reports whether match holds for one of the folders of path
+// p (its segments before the last).
+func anyFolder(p string, match func(dir string) bool) bool {
+	for rest := p; ; {
 		dir, after, found := strings.Cut(rest, "/")
 		if !found {
 			return false
 		}
-		if strings.Trim(dir, "._") == "ci" {
+		if match(dir) {
 			return true
 		}
 		rest = after

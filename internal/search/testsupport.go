@@ -50,11 +50,7 @@ var testFolderParts = map[string]bool{"test": true, "tests": true, "testing": tr
 // hasTestFolderPart reports a folder of p (not its base name) with a part
 // in testFolderParts.
 func hasTestFolderPart(p string) bool {
-	for rest := p; ; {
-		dir, after, found := strings.Cut(rest, "/")
-		if !found {
-			return false
-		}
+	return anyFolder(p, func(dir string) bool {
 		for _, part := range strings.FieldsFunc(dir, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
 			if testFolderParts[strings.ToLower(part)] {
 				return true
@@ -66,23 +62,18 @@ func hasTestFolderPart(p string) bool {
 				}
 			}
 		}
-		rest = after
-	}
+		return false
+	})
 }
 
 // isTestSupportPath reports tests, benchmarks, demos and test helpers
 // named by the conventions above, and JVM/Swift/.NET classes named
 // FooBenchmark or FooSpec (ScalaTest, Spek, Kotest, Quick).
 func isTestSupportPath(p string) bool {
-	for rest := p; ; {
-		dir, after, found := strings.Cut(rest, "/")
-		if !found {
-			break
-		}
-		if testSupportDirs[nameSeparators.Replace(strings.ToLower(strings.Trim(dir, "_")))] {
-			return true
-		}
-		rest = after
+	if anyFolder(p, func(dir string) bool {
+		return testSupportDirs[nameSeparators.Replace(strings.ToLower(strings.Trim(dir, "_")))]
+	}) {
+		return true
 	}
 	base := path.Base(p)
 	stem := strings.TrimSuffix(base, path.Ext(base))
