@@ -127,6 +127,7 @@ func rankingSwitches() []rankingSwitch {
 			return func() { w.testDomainShare = old }
 		}},
 		{name: "abbreviations", off: zero(&w.abbreviation)},
+		{name: "abbreviations the code seldom writes not read", off: zero(&w.abbrevMinShare)},
 		{name: "abbreviations weighed by use (off: flat)", off: func() func() {
 			w.abbrevByUse = false
 			return func() { w.abbrevByUse = true }
@@ -354,7 +355,7 @@ func TestDevSweep(t *testing.T) {
 func sweepable() map[string]*float64 {
 	w := &weights
 	m := map[string]*float64{
-		"partTerm": &w.partTerm, "abbreviation": &w.abbreviation, "family": &w.family, "compound": &w.compound,
+		"partTerm": &w.partTerm, "abbreviation": &w.abbreviation, "abbrevMinShare": &w.abbrevMinShare, "family": &w.family, "compound": &w.compound,
 		"lexical": &w.lexical, "coverage": &w.coverage, "fileName": &w.fileName, "symbolField": &w.symbolField,
 		"exactSymbol": &w.exactSymbol, "typeDefinition": &w.typeDefinition, "fileNameExact": &w.fileNameExact,
 		"fileNameSubject": &w.fileNameSubject, "subjectMaxShare": &w.subjectMaxShare,

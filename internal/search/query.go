@@ -250,8 +250,13 @@ type queryTerm struct {
 // prefers it to the word as typed: its weight is scaled by its share of
 // the document frequency of the two together. In a codebase that writes
 // req, "request" reads req at nearly the full abbreviation weight; in one
-// that writes options everywhere, "option" barely reads opt. hits are the
-// terms' posting lists.
+// that writes options everywhere, "option" barely reads opt. A short form
+// the code writes in fewer than weights.abbrevMinShare of the chunks
+// holding it or the word is not read at all: there it is seldom the
+// code's name for the word, and its few chunks are as likely to use it
+// for another (num in a codebase that writes number, gen where generate
+// is written out, ptr read for "point" since pointer stems to point).
+// hits are the terms' posting lists.
 func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 	// A term's document frequency is the length of its list; the terms
 	// are distinct and few, so the word's own is found by a scan rather
@@ -270,10 +275,27 @@ func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 			continue
 		}
 		own, alt := df(q.Words[t.word].Stem), len(hits[ti])
-		if own+alt > 0 {
-			t.weight *= float64(alt) / float64(own+alt)
+		if own+alt == 0 {
+			continue
+		}
+		share := float64(alt) / float64(own+alt)
+		t.weight *= share
+		if share < weights.abbrevMinShare && !isWordStem(q, t.term) {
+			t.weight = 0
 		}
 	}
+}
+
+// isWordStem reports whether term is the stem of one of the query's
+// words: a query that writes both forms ("environment … .env") reads the
+// short one as a word of its own, whatever its share.
+func isWordStem(q Query, term string) bool {
+	for i := range q.Words {
+		if q.Words[i].Stem == term {
+			return true
+		}
+	}
+	return false
 }
 
 // numberPlaces sets each word's place and the query's number of places:

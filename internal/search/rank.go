@@ -49,6 +49,7 @@ type weightSet struct {
 	testConventions     bool    // demote the test support files of isTestSupportPath too
 	testFolderParts     bool    // ... and folders with a test word among the parts of their name (hasTestFolderPart)
 	abbrevByUse         bool    // weigh abbreviations by the code's use of them (weighAbbreviations)
+	abbrevMinShare      float64 // an abbreviation in fewer of the chunks holding it or its word than this is not read (weighAbbreviations)
 	nameFullWords       float64 // a file named after one of more query words than this weighs less (nameEvidenceScale); 0 = never
 	namePrefix          float64 // a name that is the beginning of a query word, this many letters or more, is named after it (beginsWord); 0 = never
 	pickLength          float64 // within a file: a longer function or method, for a prose query (chunkPrior)
@@ -133,7 +134,10 @@ var weights = weightSet{
 	testConventions: true,
 	testFolderParts: true,
 	abbrevByUse:     true,
-	nameFullWords:   5,
+	// Session 14: a short form below this share of its and its word's
+	// chunks misled more often than it helped (docs/ranking.md).
+	abbrevMinShare: 0.35,
+	nameFullWords:  5,
 	// Session 14 (docs/ranking.md): 0.8023 → 0.8044 over 39 repositories;
 	// the named-after row of TestDevLOO 22 helped / 15 hurt → 27 / 8.
 	// TestDevSweep chooses 0.45 in 37 of 39 folds and 6 words in all 39.

@@ -662,13 +662,29 @@ func TestWeighAbbreviations(t *testing.T) {
 	// The code writes req three times as often as request, and context
 	// nine times as often as ctx.
 	hits := [][]store.PostingAt{postings(10), postings(30), postings(90), postings(10)}
-	weighAbbreviations(q, terms, hits)
-	want := []float64{1, 0.6 * 30 / 40, 1, 0.6 * 10 / 100}
-	for i, w := range want {
-		if math.Abs(terms[i].weight-w) > 1e-12 {
-			t.Errorf("term %s weighs %v, want %v", terms[i].term, terms[i].weight, w)
+	fresh := func() []queryTerm { return append([]queryTerm(nil), terms...) }
+	check := func(minShare float64, q Query, terms []queryTerm, hits [][]store.PostingAt, want []float64) {
+		t.Helper()
+		old := weights.abbrevMinShare
+		defer func() { weights.abbrevMinShare = old }()
+		weights.abbrevMinShare = minShare
+		weighAbbreviations(q, terms, hits)
+		for i, w := range want {
+			if math.Abs(terms[i].weight-w) > 1e-12 {
+				t.Errorf("minShare %v: term %s weighs %v, want %v", minShare, terms[i].term, terms[i].weight, w)
+			}
 		}
 	}
+	check(0, q, fresh(), hits, []float64{1, 0.6 * 30 / 40, 1, 0.6 * 10 / 100})
+	// ctx is in a tenth of the chunks holding it or context: not read.
+	check(0.35, q, fresh(), hits, []float64{1, 0.6 * 30 / 40, 1, 0})
+	// A query that writes the short form too reads it whatever its share.
+	q2 := Analyze("environment env")
+	terms2 := []queryTerm{
+		{term: "environ", weight: 1, word: 0},
+		{term: "env", weight: 1, word: 0, abbrev: true},
+	}
+	check(0.35, q2, terms2, [][]store.PostingAt{postings(90), postings(10)}, []float64{1, 0.1})
 }
 
 func TestWindowsPaths(t *testing.T) {
