@@ -323,9 +323,7 @@ func (e *Engine) Search(ctx context.Context, opts Options) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if weights.abbrevByUse {
-		weighAbbreviations(q, terms, hits)
-	}
+	weighAbbreviations(q, terms, hits)
 	// The first term read is the first word's stem (lookupTerms).
 	q.subjectShare = float64(len(hits[0])) / float64(max(snap.live, 1))
 	q.wantsTests = asksForTests(q, terms, hits, snap)

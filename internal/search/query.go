@@ -248,7 +248,7 @@ type queryTerm struct {
 
 // weighAbbreviations weighs each abbreviation term by how much the code
 // prefers it to the word as typed: its weight is scaled by its share of
-// the document frequency of the two together. In a codebase that writes
+// the document frequency of the two together (when weights.abbrevByUse). In a codebase that writes
 // req, "request" reads req at nearly the full abbreviation weight; in one
 // that writes options everywhere, "option" barely reads opt. A short form
 // the code writes in fewer than weights.abbrevMinShare of the chunks
@@ -256,7 +256,8 @@ type queryTerm struct {
 // code's name for the word, and its few chunks are as likely to use it
 // for another (num in a codebase that writes number, gen where generate
 // is written out, ptr read for "point" since pointer stems to point).
-// hits are the terms' posting lists.
+// The cut applies whether or not the weight is scaled. hits are the
+// terms' posting lists.
 func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 	// A term's document frequency is the length of its list; the terms
 	// are distinct and few, so the word's own is found by a scan rather
@@ -279,7 +280,9 @@ func weighAbbreviations(q Query, terms []queryTerm, hits [][]store.PostingAt) {
 			continue
 		}
 		share := float64(alt) / float64(own+alt)
-		t.weight *= share
+		if weights.abbrevByUse {
+			t.weight *= share
+		}
 		if share < weights.abbrevMinShare && !isWordStem(q, t.term) {
 			t.weight = 0
 		}

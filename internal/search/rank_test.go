@@ -685,6 +685,10 @@ func TestWeighAbbreviations(t *testing.T) {
 		{term: "env", weight: 1, word: 0, abbrev: true},
 	}
 	check(0.35, q2, terms2, [][]store.PostingAt{postings(90), postings(10)}, []float64{1, 0.1})
+	// Flat abbreviations (abbrevByUse off) are cut by the same share.
+	weights.abbrevByUse = false
+	defer func() { weights.abbrevByUse = true }()
+	check(0.35, q, fresh(), hits, []float64{1, 0.6, 1, 0})
 }
 
 func TestWindowsPaths(t *testing.T) {
