@@ -247,10 +247,11 @@ type queryTerm struct {
 }
 
 // weighAbbreviations weighs each abbreviation term by how much the code
-// prefers it to the word as typed: its weight is scaled by its share of
-// the document frequency of the two together (when weights.abbrevByUse). In a codebase that writes
-// req, "request" reads req at nearly the full abbreviation weight; in one
-// that writes options everywhere, "option" barely reads opt. A short form
+// prefers it to the word as typed: when weights.abbrevByUse holds, its
+// weight is scaled by its share of the document frequency of the two
+// together. In a codebase that writes req, "request" reads req at nearly
+// the full abbreviation weight; in one that writes options everywhere,
+// "option" barely reads opt. A short form
 // the code writes in fewer than weights.abbrevMinShare of the chunks
 // holding it or the word is not read at all: there it is seldom the
 // code's name for the word, and its few chunks are as likely to use it

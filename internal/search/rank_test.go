@@ -686,8 +686,8 @@ func TestWeighAbbreviations(t *testing.T) {
 	}
 	check(0.35, q2, terms2, [][]store.PostingAt{postings(90), postings(10)}, []float64{1, 0.1})
 	// Flat abbreviations (abbrevByUse off) are cut by the same share.
+	defer func(old bool) { weights.abbrevByUse = old }(weights.abbrevByUse)
 	weights.abbrevByUse = false
-	defer func() { weights.abbrevByUse = true }()
 	check(0.35, q, fresh(), hits, []float64{1, 0.6, 1, 0})
 }
 
