@@ -39,6 +39,15 @@ func one(p *float64) func() func() {
 	}
 }
 
+// unset switches a rule off by setting its flag to false.
+func unset(p *bool) func() func() {
+	return func() func() {
+		old := *p
+		*p = false
+		return func() { *p = old }
+	}
+}
+
 // both switches two signals off together.
 func both(a, b func() func()) func() func() {
 	return func() func() {
@@ -71,56 +80,29 @@ func rankingSwitches() []rankingSwitch {
 		{name: "tests/examples demoted", off: one(&w.lowValuePath)},
 		{name: "older version folders demoted", off: one(&w.supersededPath)},
 		{name: "headers beside their source demoted", langs: []string{"c", "cpp"}, off: one(&w.headerBeside)},
-		{name: "headers longer than their source kept", langs: []string{"c", "cpp"}, off: func() func() {
-			w.headerThinOnly = false
-			return func() { w.headerThinOnly = true }
-		}},
+		{name: "headers longer than their source kept", langs: []string{"c", "cpp"}, off: unset(&w.headerThinOnly)},
 		{name: "docs demoted for code queries", off: one(&w.docFile)},
 		{name: "Windows ports demoted", off: one(&w.windowsVariant)},
-		{name: "continuous integration scripts demoted", off: func() func() {
-			w.ciScripts = false
-			return func() { w.ciScripts = true }
-		}},
-		{name: "manual pages and docs/ HTML are docs", off: func() func() {
-			w.manualDocs = false
-			return func() { w.manualDocs = true }
-		}},
+		{name: "continuous integration scripts demoted", off: unset(&w.ciScripts)},
+		{name: "manual pages and docs/ HTML are docs", off: unset(&w.manualDocs)},
 		{name: "a file's own test module demoted", off: one(&w.inFileTests)},
 		{name: "files implementing the named type", off: zero(&w.implementer)},
-		{name: "symbol queries match file names as written", off: func() func() {
-			w.literalNames = false
-			return func() { w.literalNames = true }
-		}},
+		{name: "symbol queries match file names as written", off: unset(&w.literalNames)},
 		{name: "chunk pick: longer callable", off: zero(&w.pickLength)},
 		{name: "chunk pick: named after a query word", off: zero(&w.pickOwnName)},
 		{name: "chunk pick: callable", off: zero(&w.pickCallable)},
 		{name: "chunk pick: constructors not as callables", off: one(&w.pickConstructor)},
 		{name: "chunk pick: file's subject words discounted", off: zero(&w.pickSubject)},
-		{name: "chunk pick: method named after its file as constructor", off: func() func() {
-			w.pickFileCtor = false
-			return func() { w.pickFileCtor = true }
-		}},
+		{name: "chunk pick: method named after its file as constructor", off: unset(&w.pickFileCtor)},
 		{name: "chunk pick: a chunk that is mostly its doc comment", off: zero(&w.pickDocHeavy)},
 		{name: "query word pairs joined in an identifier", off: zero(&w.joinedPairs)},
-		{name: "test words join no pair", off: func() func() {
-			w.pairTestWords = false
-			return func() { w.pairTestWords = true }
-		}},
-		{name: "wider test/bench/demo conventions", off: func() func() {
-			w.testConventions = false
-			return func() { w.testConventions = true }
-		}},
-		{name: "test words in folder names", off: func() func() {
-			w.testFolderParts = false
-			return func() { w.testFolderParts = true }
-		}},
+		{name: "test words join no pair", off: unset(&w.pairTestWords)},
+		{name: "wider test/bench/demo conventions", off: unset(&w.testConventions)},
+		{name: "test words in folder names", off: unset(&w.testFolderParts)},
 		{name: "file named after a word: less in long queries", off: zero(&w.nameFullWords)},
 		{name: "file named after a word: less for later words", off: zero(&w.namePosition)},
 		{name: "names that begin a query word", off: zero(&w.namePrefix)},
-		{name: "test-named files that code imports not demoted", off: func() func() {
-			w.importedByCode = false
-			return func() { w.importedByCode = true }
-		}},
+		{name: "test-named files that code imports not demoted", off: unset(&w.importedByCode)},
 		{name: "test words naming the domain", off: func() func() {
 			old := w.testDomainShare
 			w.testDomainShare = 1
@@ -128,32 +110,14 @@ func rankingSwitches() []rankingSwitch {
 		}},
 		{name: "abbreviations", off: zero(&w.abbreviation)},
 		{name: "abbreviations the code seldom writes not read", off: zero(&w.abbrevMinShare)},
-		{name: "abbreviations weighed by use (off: flat)", off: func() func() {
-			w.abbrevByUse = false
-			return func() { w.abbrevByUse = true }
-		}},
+		{name: "abbreviations weighed by use (off: flat)", off: unset(&w.abbrevByUse)},
 		{name: "run-together words", off: zero(&w.compound)},
 		{name: "word-family relatives (familyStems)", off: zero(&w.family)},
-		{name: "demoted files earn nothing for their name", off: func() func() {
-			w.nameNeedsNoDemotion = false
-			return func() { w.nameNeedsNoDemotion = true }
-		}},
-		{name: "a kind of definition the query names", off: func() func() {
-			w.kindAsked = 0
-			return func() { w.kindAsked = 0.5 }
-		}},
-		{name: "private files earn nothing for their name", off: func() func() {
-			w.privateNames = false
-			return func() { w.privateNames = true }
-		}},
-		{name: "the fade counts words as written", off: func() func() {
-			w.writtenPlaces = false
-			return func() { w.writtenPlaces = true }
-		}},
-		{name: "past participles name no file", off: func() func() {
-			w.participles = false
-			return func() { w.participles = true }
-		}},
+		{name: "demoted files earn nothing for their name", off: unset(&w.nameNeedsNoDemotion)},
+		{name: "a kind of definition the query names", off: zero(&w.kindAsked)},
+		{name: "private files earn nothing for their name", off: unset(&w.privateNames)},
+		{name: "the fade counts words as written", off: unset(&w.writtenPlaces)},
+		{name: "past participles name no file", off: unset(&w.participles)},
 		// Signals that read the same evidence, judged together: each
 		// alone fails the rule while the others stand in for it.
 		{name: "file name evidence (share + named after)", off: both(zero(&w.fileName), zero(&w.fileNameExact))},
