@@ -325,3 +325,66 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 	}
 	return f, nil
 }
+
+// ScanReferences calls fn with each reference of a blob written by
+// EncodeSymbols whose kind keep accepts, decoding nothing else: the
+// definitions are skipped and only the kept references' strings are
+// made. It is what a reader after one kind of edge needs (the files
+// implementing a type), at a fraction of DecodeSymbols' cost. Line and
+// Chunk are as DecodeSymbols reads them. A blob malformed in what it reads
+// (the Go facts after the references are not read) is ErrCorrupt.
+func ScanReferences(b []byte, keep func(kind []byte) bool, fn func(symbols.Reference)) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if b[0] != symbolsFormat {
+		return fmt.Errorf("symbols format %d: %w", b[0], ErrCorrupt)
+	}
+	d := &symbolDecoder{b: b[1:]}
+	n := d.count()
+	table := make([][]byte, 0, n)
+	for range n {
+		l := d.uint()
+		if l > uint64(len(d.b)) {
+			d.fail()
+			break
+		}
+		table = append(table, d.b[:l])
+		d.b = d.b[l:]
+	}
+	raw := func() []byte {
+		i := d.uint()
+		if i >= uint64(len(table)) {
+			d.fail()
+			return nil
+		}
+		return table[i]
+	}
+	for range d.count() {
+		// Name, Kind, Container, Parent, Signature, StartLine, the end's,
+		// the name's and the chunk's offsets: nine integers.
+		for range 9 {
+			if _, n := binary.Varint(d.b); n > 0 {
+				d.b = d.b[n:]
+			} else {
+				d.fail()
+			}
+		}
+	}
+	line, chunk := 0, 0
+	for range d.count() {
+		name, kind, qual, target, alias, source := raw(), raw(), raw(), raw(), raw(), raw()
+		line += d.int()
+		args, enclosing := d.int(), d.int()
+		chunk += d.int()
+		if d.err != nil {
+			break
+		}
+		if keep(kind) {
+			fn(symbols.Reference{Name: string(name), Kind: string(kind), Qualifier: string(qual),
+				Target: string(target), Alias: string(alias), Source: string(source),
+				Line: line, Args: args, Enclosing: enclosing, Chunk: chunk})
+		}
+	}
+	return d.err
+}

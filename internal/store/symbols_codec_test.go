@@ -106,6 +106,11 @@ func FuzzDecodeSymbols(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := DecodeSymbols(b)
+		var refs []symbols.Reference
+		scanErr := ScanReferences(b, func([]byte) bool { return true }, func(r symbols.Reference) { refs = append(refs, r) })
+		if err == nil && (scanErr != nil || !reflect.DeepEqual(refs, got.References) && len(got.References) > 0) {
+			t.Fatalf("ScanReferences disagrees with DecodeSymbols: %v", scanErr)
+		}
 		if err != nil {
 			return
 		}
@@ -115,6 +120,41 @@ func FuzzDecodeSymbols(f *testing.F) {
 			t.Fatalf("re-encoding changed the symbols: %v", err)
 		}
 	})
+}
+
+// TestScanReferences: the references of real blobs, scanned without
+// decoding the definitions, are DecodeSymbols' references of the kinds
+// asked for; a damaged blob is ErrCorrupt, never a panic.
+func TestScanReferences(t *testing.T) {
+	for _, s := range symbolSources {
+		t.Run(s.path, func(t *testing.T) {
+			_, f := chunk.Analyze(s.path, s.language, []byte(s.src))
+			blob := EncodeSymbols(f)
+			for _, kind := range []string{"", symbols.RefCall, symbols.RefImport, symbols.RefImplements} {
+				var want, got []symbols.Reference
+				for _, r := range f.References {
+					if kind == "" || r.Kind == kind {
+						want = append(want, r)
+					}
+				}
+				keep := func(k []byte) bool { return kind == "" || string(k) == kind }
+				if err := ScanReferences(blob, keep, func(r symbols.Reference) { got = append(got, r) }); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("kind %q: scanned %+v\nwant %+v", kind, got, want)
+				}
+			}
+			for n := 1; n < len(blob); n++ {
+				_ = ScanReferences(blob[:n], func([]byte) bool { return true }, func(symbols.Reference) {})
+			}
+		})
+	}
+	for _, bad := range [][]byte{{9}, {symbolsFormat, 0xff, 0xff, 0xff, 0xff, 0x0f}, {symbolsFormat, 1, 0, 0, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0}} {
+		if err := ScanReferences(bad, func([]byte) bool { return true }, func(symbols.Reference) {}); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("ScanReferences(%v): %v, want ErrCorrupt", bad, err)
+		}
+	}
 }
 
 // TestSymbolStrings: the string table of a real blob, read without
