@@ -38,14 +38,15 @@ var testSupportNames = map[string]bool{"conftest": true, "spechelper": true, "te
 // dot-separated part of a folder's name, mark the folder as test,
 // benchmark, fixture or demo code: runtime-tests/, coverage-test/,
 // test_suite/, ssr-testing/, test-data/, __snapshots__/, transition-demos/,
-// moshi-kotlin-tests/. The whole names of lowValueDirs and testSupportDirs
+// moshi-kotlin-tests/, and the code samples documentation includes
+// (Snippets/, as .NET projects lay out mdsnippets sources). The whole names of lowValueDirs and testSupportDirs
 // are matched as they are; these catch the compound names a project gives
 // its suites.
 var testFolderParts = map[string]bool{"test": true, "tests": true, "testing": true, "spec": true, "specs": true,
 	"e2e": true, "bench": true, "benches": true, "benchmark": true, "benchmarks": true, "fixture": true,
 	"fixtures": true, "mock": true, "mocks": true, "stub": true, "stubs": true, "fake": true, "fakes": true,
 	"snapshots": true, "testdata": true, "example": true, "examples": true, "demo": true, "demos": true,
-	"sample": true, "samples": true, "playground": true}
+	"sample": true, "samples": true, "snippet": true, "snippets": true, "playground": true}
 
 // hasTestFolderPart reports a folder of p (not its base name) with a part
 // in testFolderParts.
