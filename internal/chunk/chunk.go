@@ -24,7 +24,7 @@ import (
 // index run rebuilds, so that an index made by an older lore does not keep
 // old chunks for files that have not changed since. TestExtractionVersion
 // fails when the output on testdata changes while Version stays the same.
-const Version = "7"
+const Version = "8"
 
 // Chunk is one contiguous, 1-based inclusive line span of a file together
 // with what it defines.

@@ -872,3 +872,31 @@ func TestLuaSyntaxTheGrammarCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestKotlinFunInterface checks the repair of Kotlin's functional
+// interface ("fun interface Interceptor"), which the grammar predates: the
+// rewrite keeps every offset and blanks only the modifier, and the file's
+// chunks define the interface by name and kind, with its member; "fun"
+// elsewhere (a function, an identifier holding it) is left alone.
+func TestKotlinFunInterface(t *testing.T) {
+	src := []byte("package okhttp3\n\n/** Observes requests. */\nfun interface Interceptor {\n  fun intercept(chain: Chain): Response\n\n" +
+		"  companion object {\n    inline operator fun invoke(crossinline block: (Chain) -> Response): Interceptor =\n      Interceptor { block(it) }\n  }\n}\n\n" +
+		"fun interfaceCount(): Int = 0\nval funInterface = 1\n")
+	fixed := kotlinRepair(src)
+	want := strings.Replace(string(src), "fun interface Interceptor", "    interface Interceptor", 1)
+	if string(fixed) != want {
+		t.Errorf("rewrite:\n%s\nwant:\n%s", fixed, want)
+	}
+	var kinds = map[string]string{}
+	for _, c := range Split("Interceptor.kt", "kotlin", src) {
+		for _, s := range c.Symbols {
+			kinds[s] = c.Kind
+		}
+	}
+	if kinds["Interceptor"] != KindInterface {
+		t.Errorf("Interceptor is %q, want an interface; chunks define %v", kinds["Interceptor"], kinds)
+	}
+	if _, ok := kinds["interfaceCount"]; !ok {
+		t.Errorf("the function after the interface lost its name; chunks define %v", kinds)
+	}
+}

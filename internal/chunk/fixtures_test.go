@@ -112,7 +112,7 @@ var fixtures = []fixture{
 	},
 	{
 		file:    "RateLimiter.kt",
-		symbols: []string{"DEFAULT_BURST", "Key", "RateLimiter", "tryAcquire", "waitTime", "evictIdle", "toString", "forget", "refill", "now", "Bucket", "Companion", "perMinute", "perSecond", "Outcome", "Tier", "Limits", "forTier", "guard"},
+		symbols: []string{"DEFAULT_BURST", "Key", "RateLimiter", "tryAcquire", "waitTime", "evictIdle", "toString", "forget", "refill", "now", "Bucket", "Companion", "perMinute", "perSecond", "Outcome", "Tier", "Limits", "forTier", "guard", "Admission", "admit", "Companion"},
 		wants: []want{
 			{symbol: "DEFAULT_BURST", kind: KindMixed, doc: "How many tokens a new bucket starts with."},
 			{symbol: "RateLimiter", kind: KindClass, signature: "class RateLimiter(private val ratePerSecond: Double, private val burst: Int = DEFAULT_BURST, private val clock: Clock = Clock.systemUTC())", doc: "A token-bucket rate limiter keyed by client."},
@@ -123,6 +123,9 @@ var fixtures = []fixture{
 			{symbol: "Tier", kind: KindEnum, signature: "enum class Tier"},
 			{symbol: "Limits", kind: KindClass, signature: "object Limits"},
 			{symbol: "guard", kind: KindFunction, signature: "fun <T> RateLimiter.guard(key: Key, block: () -> T): Outcome<T>", doc: "Runs [block] if [limiter] allows it"},
+			// A functional interface, which the grammar reads once its fun
+			// modifier is blanked (kotlinRepair).
+			{symbol: "Admission", kind: KindInterface, signature: "interface Admission", doc: "Decides whether a call may go ahead."},
 		},
 	},
 	{

@@ -1,6 +1,8 @@
 package chunk
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -286,7 +288,42 @@ func kotlinSpec() *langSpec {
 			"type_alias":            {kind: KindType},
 		},
 		custom: kotlinCustom,
+		repair: kotlinRepair,
 	}
+}
+
+// kotlinRepair rewrites, keeping every offset, the functional interface
+// declaration Kotlin 1.4 added ("fun interface Interceptor { … }"), which
+// the grammar predates: it reads "fun interface" as an error and the body
+// as a lambda, so the interface loses its name and kind (okhttp's
+// Interceptor, a symbol query's answer, became an anonymous block). The
+// "fun" modifier is blanked; what is left is a plain interface.
+func kotlinRepair(src []byte) []byte {
+	out := slices.Clone(src)
+	for i := 0; ; {
+		j := bytes.Index(out[i:], []byte("fun"))
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		i = at + 3
+		if at > 0 && isIdentByte(out[at-1]) {
+			continue
+		}
+		k := i
+		for k < len(out) && (out[k] == ' ' || out[k] == '\t') {
+			k++
+		}
+		if k == i || !bytes.HasPrefix(out[k:], []byte("interface")) || k+9 < len(out) && isIdentByte(out[k+9]) {
+			continue
+		}
+		copy(out[at:], "   ")
+	}
+}
+
+// isIdentByte reports a byte that may stand in an identifier.
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
 func kotlinCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {

@@ -131,6 +131,7 @@ var symbolFixtures = []symbolFixture{
 			{"Allowed", "class", "Outcome", 96},
 			{"Tier", "enum", "", 100},
 			{"guard", "method", "RateLimiter", 111},
+			{"Admission", "interface", "", 115},
 		},
 		refs: []wantRef{
 			{"import", "Clock", "", "java.time.Clock", "", "", 3},

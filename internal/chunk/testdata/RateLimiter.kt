@@ -110,3 +110,18 @@ object Limits {
 /** Runs [block] if [limiter] allows it for [key]. */
 fun <T> RateLimiter.guard(key: Key, block: () -> T): Outcome<T> =
     if (tryAcquire(key)) Outcome.Allowed(block()) else Outcome.Throttled(waitTime(key))
+
+/** Decides whether a call may go ahead. */
+fun interface Admission {
+    /**
+     * True when [key] may make a call now. Implementations must not block:
+     * they are asked on the caller's thread, once per call, and a slow
+     * answer delays every request behind it.
+     */
+    fun admit(key: Key): Boolean
+
+    companion object {
+        /** Admits every call. */
+        val ALL = Admission { true }
+    }
+}
