@@ -117,7 +117,6 @@ func rankingSwitches() []rankingSwitch {
 		{name: "a kind of definition the query names", off: zero(&w.kindAsked)},
 		{name: "private files earn nothing for their name", off: unset(&w.privateNames)},
 		{name: "the fade counts words as written", off: unset(&w.writtenPlaces)},
-		{name: "past participles name no file", off: unset(&w.participles)},
 		// Signals that read the same evidence, judged together: each
 		// alone fails the rule while the others stand in for it.
 		{name: "file name evidence (share + named after)", off: both(zero(&w.fileName), zero(&w.fileNameExact))},

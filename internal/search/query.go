@@ -47,9 +47,6 @@ type Word struct {
 	// family are the index stems of the word's relatives the stemmer
 	// keeps apart (familyStems).
 	family []string
-	// participle marks a word that qualifies another rather than naming
-	// a thing (qualifies).
-	participle bool
 	// place is the index, among the query's written words that hold a
 	// word of Words, of the one this word was written in: the parts of
 	// "real-time" or "join/leave" share one place (numberPlaces).
@@ -151,7 +148,6 @@ func Analyze(raw string) Query {
 		w.longForms, w.longFormsSet = expansions[w.Stem], true
 		if !q.Symbolic && !w.Ident {
 			w.family = familyStems(lower, w.Stem)
-			w.participle = isParticiple(lower)
 		}
 		if parts := tokenize.SplitIdentifier(id); len(parts) > 1 {
 			for _, p := range parts {
@@ -172,27 +168,6 @@ func Analyze(raw string) Query {
 		q.runTogether = append(q.runTogether, q.Words[i].Text+q.Words[i+1].Text)
 	}
 	return q
-}
-
-// isParticiple reports a prose word written as a past participle: six
-// letters or more ending in -ed (numbered, logged, rendered), so that
-// short words that merely end so (embed, speed, seed) are not read as one.
-func isParticiple(lower string) bool {
-	return len(lower) >= 6 && strings.HasSuffix(lower, "ed")
-}
-
-// qualifies reports a word that, in a prose query, says something of
-// another word rather than naming what is sought: a past participle
-// ("numbered placeholders", "messages logged", "rendered message",
-// "retries, scheduled and dead jobs"). Such a word does not name a file
-// by itself (namedAfterQuery): numbers.cc is not the answer to "fill
-// numbered placeholders", nor logger.h to "drop repeated identical
-// messages logged in a short time". (Parts of a hyphenated compound,
-// "big-number arithmetic", "wall-clock time", were read the same way:
-// with the fade of namedAfterQueryAt they changed nothing, and were
-// dropped; docs/ranking.md, session 14.)
-func (w *Word) qualifies() bool {
-	return w.participle && weights.participles
 }
 
 // lookupTerms are the index terms the query reads, each with its weight

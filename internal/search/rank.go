@@ -70,7 +70,6 @@ type weightSet struct {
 	pickSubject         float64 // within a file: the share of the symbol share of words the file's name holds taken out when choosing its chunk (pickSubject)
 	pickDocHeavy        float64 // within a file: taken from a chunk most of whose words are its doc comment, for a prose query (docHeavy)
 	pickDocShare        float64 // ... "most": the doc comment's terms above this share of the chunk's
-	participles         bool    // a past participle names no file by itself (Word.qualifies)
 	ciScripts           bool    // continuous integration scripts (a ci/ folder) are demoted like tests (isCIPath)
 	privateNames        bool    // a private file with a public twin (_fields.py beside fields.py) earns nothing for being named after a query word (nameCounts)
 
@@ -169,7 +168,6 @@ var weights = weightSet{
 	pickDocShare: 0.6,
 	// Session 14 (docs/ranking.md): words that qualify another name no
 	// file by themselves.
-	participles: true,
 	// Session 14 (docs/ranking.md): 1 helped (abseil-cpp +0.011, up to its
 	// plain-BM25 floor), none hurt.
 	ciScripts: true,
@@ -573,8 +571,7 @@ func fileNamedAfterQuery(q Query, p string) float64 {
 }
 
 // namedAfterQuery is 1 when name (or its stem) is a query word, one of its
-// abbreviations, or two adjacent query words run together. A word that
-// qualifies another (Word.qualifies) names nothing by itself.
+// abbreviations, or two adjacent query words run together.
 func namedAfterQuery(q Query, base, baseStem string) float64 {
 	if namingWord(q, base, baseStem) < 0 {
 		return 0
@@ -591,7 +588,7 @@ func namingWord(q Query, base, baseStem string) int {
 	}
 	at := -1
 	for i := range q.Words {
-		if !q.Words[i].qualifies() && names(&q.Words[i], base, baseStem) {
+		if names(&q.Words[i], base, baseStem) {
 			at = i
 			break
 		}
