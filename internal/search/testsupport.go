@@ -39,9 +39,9 @@ var testSupportNames = map[string]bool{"conftest": true, "spechelper": true, "te
 // benchmark, fixture or demo code: runtime-tests/, coverage-test/,
 // test_suite/, ssr-testing/, test-data/, __snapshots__/, transition-demos/,
 // moshi-kotlin-tests/, and the code samples documentation includes
-// (Snippets/, as .NET projects lay out mdsnippets sources). The whole names of lowValueDirs and testSupportDirs
-// are matched as they are; these catch the compound names a project gives
-// its suites.
+// (Snippets/, where .NET projects keep their mdsnippets sources). The
+// whole names of lowValueDirs and testSupportDirs are matched as they are;
+// these catch the compound names a project gives its suites.
 var testFolderParts = map[string]bool{"test": true, "tests": true, "testing": true, "spec": true, "specs": true,
 	"e2e": true, "bench": true, "benches": true, "benchmark": true, "benchmarks": true, "fixture": true,
 	"fixtures": true, "mock": true, "mocks": true, "stub": true, "stubs": true, "fake": true, "fakes": true,
