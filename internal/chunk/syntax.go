@@ -763,8 +763,8 @@ func (s *langSpec) parseRepairing(src []byte) *sitter.Tree {
 		return tree
 	}
 	fixed := s.repair(src)
-	if len(fixed) != len(src) {
-		return tree
+	if len(fixed) != len(src) || bytes.Equal(fixed, src) {
+		return tree // nothing the rewrite could read better
 	}
 	other, err := s.parse(fixed)
 	if err != nil || other == nil {
