@@ -24,7 +24,7 @@ import (
 // index run rebuilds, so that an index made by an older lore does not keep
 // old chunks for files that have not changed since. TestExtractionVersion
 // fails when the output on testdata changes while Version stays the same.
-const Version = "8"
+const Version = "9"
 
 // Chunk is one contiguous, 1-based inclusive line span of a file together
 // with what it defines.
@@ -134,6 +134,9 @@ func analyze(_, language string, src []byte, withSymbols bool) ([]Chunk, symbols
 		spans = splitBlocks(doc)
 	}
 	chunks := doc.chunks(spans)
+	if language == "lua" {
+		addLuaTypes(src, chunks, &file)
+	}
 	setChunks(&file, chunks)
 	return chunks, file
 }

@@ -900,3 +900,50 @@ func TestKotlinFunInterface(t *testing.T) {
 		t.Errorf("the function after the interface lost its name; chunks define %v", kinds)
 	}
 }
+
+// TestLuaTypeAnnotations checks that the types a Lua file declares in
+// LuaCATS annotations ("---@class PickerOptions", "---@alias SortOrder")
+// are definitions: of a chunk that holds only annotations, which then
+// takes the kind of what it declares, or of the table the annotation
+// stands over ("---@class PickerDefaults" over "local Defaults = {…}").
+func TestLuaTypeAnnotations(t *testing.T) {
+	src := readFixture(t, "options.lua")
+	chunks, file := Analyze("options.lua", "lua", src)
+	checkCoverage(t, src, chunks)
+	holder := map[string]Chunk{}
+	for _, c := range chunks {
+		for _, s := range c.Symbols {
+			holder[s] = c
+		}
+	}
+	for _, name := range []string{"SortOrder", "PickerOptions", "PickerLayout", "PickerDefaults", "merge"} {
+		if _, ok := holder[name]; !ok {
+			t.Errorf("no chunk defines %s; chunks: %+v", name, chunks)
+		}
+	}
+	if c := holder["PickerDefaults"]; !slices.Contains(c.Symbols, "Defaults") {
+		t.Errorf("PickerDefaults is not defined with the table it annotates: %v", c.Symbols)
+	}
+	if k := holder["PickerOptions"].Kind; k == KindBlock {
+		t.Errorf("a chunk of class annotations is still a block")
+	}
+	kinds := map[string]string{}
+	for _, d := range file.Definitions {
+		kinds[d.Name] = d.Kind
+		if d.Name == "PickerOptions" && (d.StartLine != 6 || d.EndLine != 9) {
+			t.Errorf("PickerOptions spans %d-%d, want its annotation lines 6-9", d.StartLine, d.EndLine)
+		}
+	}
+	for name, want := range map[string]string{"SortOrder": KindType, "PickerOptions": KindClass, "PickerLayout": KindClass, "PickerDefaults": KindClass} {
+		if kinds[name] != want {
+			t.Errorf("definition %s: kind %q, want %q", name, kinds[name], want)
+		}
+	}
+	// A file without annotations is left as it was.
+	plain := []byte("local M = {}\n-- @class is not an annotation here\nfunction M.f() end\nreturn M\n")
+	for _, c := range Split("plain.lua", "lua", plain) {
+		if slices.Contains(c.Symbols, "is") {
+			t.Errorf("a plain comment read as a type: %v", c.Symbols)
+		}
+	}
+}
