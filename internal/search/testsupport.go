@@ -69,7 +69,9 @@ func hasTestFolderPart(p string) bool {
 
 // isTestSupportPath reports tests, benchmarks, demos and test helpers
 // named by the conventions above, and JVM/Swift/.NET classes named
-// FooBenchmark or FooSpec (ScalaTest, Spek, Kotest, Quick).
+// FooBenchmark. Not FooSpec: JavaPoet's TypeSpec and MethodSpec, okhttp's
+// ConnectionSpec are the API, and a ScalaTest, Spek or Kotest spec lives
+// under a test folder, which demotes it anyway.
 func isTestSupportPath(p string) bool {
 	if anyFolder(p, func(dir string) bool {
 		return testSupportDirs[nameSeparators.Replace(strings.ToLower(strings.Trim(dir, "_")))]
@@ -87,7 +89,7 @@ func isTestSupportPath(p string) bool {
 	if testSupportNames[nameSeparators.Replace(lower)] {
 		return true
 	}
-	for _, s := range []string{"Benchmark", "Benchmarks", "Spec", "Specs"} {
+	for _, s := range []string{"Benchmark", "Benchmarks"} {
 		if len(stem) > len(s) && strings.HasSuffix(stem, s) {
 			return true
 		}

@@ -26,7 +26,6 @@ func TestTestSupportPaths(t *testing.T) {
 		{"tests/conftest.py", true},
 		{"spec/spec_helper.rb", true},
 		{"test/test_helper.bash", true},
-		{"src/test/scala/io/circe/DecoderSpec.scala", true},
 		{"modules/benchmark/PrintingBenchmark.scala", true},
 		{"lua/telescope/testharness/helpers.lua", true},
 		{"fuzz/input-fuzzer.c", true},
@@ -44,6 +43,11 @@ func TestTestSupportPaths(t *testing.T) {
 		{"src/click/testing.py", false},
 		{"include/spdlog/details/registry.h", false},
 		{"src/Spec.swift", false},
+		// A class named FooSpec is an API's own name as often as a test's
+		// (JavaPoet's TypeSpec, okhttp's ConnectionSpec); a ScalaTest or
+		// Kotest spec lives under a test folder, which demotes it.
+		{"src/main/java/com/squareup/javapoet/TypeSpec.java", false},
+		{"okhttp/src/commonJvmAndroid/kotlin/okhttp3/ConnectionSpec.kt", false},
 	}
 	for _, c := range cases {
 		if got := isTestSupportPath(c.path); got != c.want {
