@@ -197,54 +197,59 @@ func (d *symbolDecoder) count() int {
 	return int(n)
 }
 
+// openSymbols starts reading a blob written by EncodeSymbols: nil for an
+// empty blob (a file without symbols), ErrCorrupt for an unknown format.
+func openSymbols(b []byte) (*symbolDecoder, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if b[0] != symbolsFormat {
+		return nil, fmt.Errorf("symbols format %d: %w", b[0], ErrCorrupt)
+	}
+	return &symbolDecoder{b: b[1:]}, nil
+}
+
+// eachString reads the string table, calling fn with each string (the
+// slices alias the blob); a malformed table sets d.err.
+func (d *symbolDecoder) eachString(fn func(s []byte)) {
+	for range d.count() {
+		l := d.uint()
+		if d.err != nil || l > uint64(len(d.b)) {
+			d.fail()
+			return
+		}
+		fn(d.b[:l])
+		d.b = d.b[l:]
+	}
+}
+
 // SymbolStrings calls fn with each distinct string of a blob written by
 // EncodeSymbols (names, kinds, qualifiers, import targets, signatures),
 // without decoding its records: what a reader that only looks for import
 // targets written as paths needs, at a fraction of DecodeSymbols' cost.
 // The slices alias b. A malformed blob is ErrCorrupt.
 func SymbolStrings(b []byte, fn func(s []byte)) error {
-	if len(b) == 0 {
-		return nil
+	d, err := openSymbols(b)
+	if d == nil {
+		return err
 	}
-	if b[0] != symbolsFormat {
-		return fmt.Errorf("symbols format %d: %w", b[0], ErrCorrupt)
+	d.eachString(fn)
+	if d.err != nil {
+		return fmt.Errorf("symbols string table: %w", d.err)
 	}
-	d := &symbolDecoder{b: b[1:]}
-	n := d.count()
-	for range n {
-		l := d.uint()
-		if d.err != nil || l > uint64(len(d.b)) {
-			return fmt.Errorf("symbols string table: %w", ErrCorrupt)
-		}
-		fn(d.b[:l])
-		d.b = d.b[l:]
-	}
-	return d.err
+	return nil
 }
 
 // DecodeSymbols reads a blob written by EncodeSymbols; nil or empty is a
 // file without symbols. A malformed blob is ErrCorrupt.
 func DecodeSymbols(b []byte) (symbols.File, error) {
 	var f symbols.File
-	if len(b) == 0 {
-		return f, nil
+	d, err := openSymbols(b)
+	if d == nil {
+		return f, err
 	}
-	if b[0] != symbolsFormat {
-		return f, fmt.Errorf("symbols format %d: %w", b[0], ErrCorrupt)
-	}
-	d := &symbolDecoder{b: b[1:]}
-	n := d.count()
-	d.table = make([]string, 0, n)
-	for range n {
-		l := d.uint()
-		if l > uint64(len(d.b)) {
-			d.fail()
-			break
-		}
-		d.table = append(d.table, string(d.b[:l]))
-		d.b = d.b[l:]
-	}
-	if n = d.count(); n > 0 {
+	d.eachString(func(s []byte) { d.table = append(d.table, string(s)) })
+	if n := d.count(); n > 0 {
 		f.Definitions = make([]symbols.Definition, n)
 		for i := range f.Definitions {
 			def := &f.Definitions[i]
@@ -257,7 +262,7 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 			def.Chunk = d.int()
 		}
 	}
-	if n = d.count(); n > 0 {
+	if n := d.count(); n > 0 {
 		f.References = make([]symbols.Reference, n)
 		line, chunk := 0, 0
 		for i := range f.References {
@@ -271,7 +276,7 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 			r.Chunk = chunk
 		}
 	}
-	if n = d.count(); n > 0 {
+	if n := d.count(); n > 0 {
 		f.GoMethods = make([]symbols.GoMethod, n)
 		for i := range f.GoMethods {
 			m := &f.GoMethods[i]
@@ -282,7 +287,7 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 			m.Line = d.int()
 		}
 	}
-	if n = d.count(); n > 0 {
+	if n := d.count(); n > 0 {
 		f.GoInterfaces = make([]symbols.GoInterface, n)
 		for i := range f.GoInterfaces {
 			it := &f.GoInterfaces[i]
@@ -303,7 +308,7 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 			}
 		}
 	}
-	if n = d.count(); n > 0 {
+	if n := d.count(); n > 0 {
 		f.GoTypes = make([]symbols.GoType, n)
 		for i := range f.GoTypes {
 			t := &f.GoTypes[i]
@@ -334,24 +339,12 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 // Chunk are as DecodeSymbols reads them. A blob malformed in what it reads
 // (the Go facts after the references are not read) is ErrCorrupt.
 func ScanReferences(b []byte, keep func(kind []byte) bool, fn func(symbols.Reference)) error {
-	if len(b) == 0 {
-		return nil
+	d, err := openSymbols(b)
+	if d == nil {
+		return err
 	}
-	if b[0] != symbolsFormat {
-		return fmt.Errorf("symbols format %d: %w", b[0], ErrCorrupt)
-	}
-	d := &symbolDecoder{b: b[1:]}
-	n := d.count()
-	table := make([][]byte, 0, n)
-	for range n {
-		l := d.uint()
-		if l > uint64(len(d.b)) {
-			d.fail()
-			break
-		}
-		table = append(table, d.b[:l])
-		d.b = d.b[l:]
-	}
+	var table [][]byte
+	d.eachString(func(s []byte) { table = append(table, s) })
 	raw := func() []byte {
 		i := d.uint()
 		if i >= uint64(len(table)) {
