@@ -209,18 +209,17 @@ func openSymbols(b []byte) (*symbolDecoder, error) {
 	return &symbolDecoder{b: b[1:]}, nil
 }
 
-// eachString reads the string table, calling fn with each string (the
-// slices alias the blob); a malformed table sets d.err.
-func (d *symbolDecoder) eachString(fn func(s []byte)) {
-	for range d.count() {
-		l := d.uint()
-		if d.err != nil || l > uint64(len(d.b)) {
-			d.fail()
-			return
-		}
-		fn(d.b[:l])
-		d.b = d.b[l:]
+// tableString reads the next string of the string table (the slice
+// aliases the blob); false, with d.err set, when the table is malformed.
+func (d *symbolDecoder) tableString() ([]byte, bool) {
+	l := d.uint()
+	if d.err != nil || l > uint64(len(d.b)) {
+		d.fail()
+		return nil, false
 	}
+	s := d.b[:l]
+	d.b = d.b[l:]
+	return s, true
 }
 
 // SymbolStrings calls fn with each distinct string of a blob written by
@@ -233,7 +232,13 @@ func SymbolStrings(b []byte, fn func(s []byte)) error {
 	if d == nil {
 		return err
 	}
-	d.eachString(fn)
+	for range d.count() {
+		s, ok := d.tableString()
+		if !ok {
+			break
+		}
+		fn(s)
+	}
 	if d.err != nil {
 		return fmt.Errorf("symbols string table: %w", d.err)
 	}
@@ -248,7 +253,15 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 	if d == nil {
 		return f, err
 	}
-	d.eachString(func(s []byte) { d.table = append(d.table, string(s)) })
+	n := d.count()
+	d.table = make([]string, 0, n)
+	for range n {
+		s, ok := d.tableString()
+		if !ok {
+			break
+		}
+		d.table = append(d.table, string(s))
+	}
 	if n := d.count(); n > 0 {
 		f.Definitions = make([]symbols.Definition, n)
 		for i := range f.Definitions {
@@ -343,8 +356,15 @@ func ScanReferences(b []byte, keep func(kind []byte) bool, fn func(symbols.Refer
 	if d == nil {
 		return err
 	}
-	var table [][]byte
-	d.eachString(func(s []byte) { table = append(table, s) })
+	n := d.count()
+	table := make([][]byte, 0, n)
+	for range n {
+		s, ok := d.tableString()
+		if !ok {
+			break
+		}
+		table = append(table, s)
+	}
 	raw := func() []byte {
 		i := d.uint()
 		if i >= uint64(len(table)) {
