@@ -48,7 +48,7 @@ func loadImplementers(ctx context.Context, r store.Reader, files []store.FileRow
 	if br, ok := r.(store.SymbolBlobReader); ok {
 		// Outside Go only the extends and implements references matter:
 		// scanning for them spares decoding every file's definitions,
-		// which is most of the cost (vitest: 137 → 19 ms for the first
+		// which is most of the cost (vitest: 137 → 21–38 ms for the first
 		// query naming an interface, in a CLI process).
 		err = br.SymbolBlobs(ctx, func(id int64, blob []byte) error {
 			slot, ok := slots[id]
