@@ -299,6 +299,7 @@ func kotlinSpec() *langSpec {
 // Interceptor, a symbol query's answer, became an anonymous block). The
 // "fun" modifier is blanked; what is left is a plain interface.
 func kotlinRepair(src []byte) []byte {
+	word := func(b byte) bool { return isWordByte(b) || b >= 0x80 } // a byte of an identifier, ASCII or not
 	out := slices.Clone(src)
 	for i := 0; ; {
 		j := bytes.Index(out[i:], []byte("fun"))
@@ -307,23 +308,18 @@ func kotlinRepair(src []byte) []byte {
 		}
 		at := i + j
 		i = at + 3
-		if at > 0 && isIdentByte(out[at-1]) {
+		if at > 0 && word(out[at-1]) {
 			continue
 		}
 		k := i
 		for k < len(out) && (out[k] == ' ' || out[k] == '\t') {
 			k++
 		}
-		if k == i || !bytes.HasPrefix(out[k:], []byte("interface")) || k+9 < len(out) && isIdentByte(out[k+9]) {
+		if k == i || !bytes.HasPrefix(out[k:], []byte("interface")) || k+9 < len(out) && word(out[k+9]) {
 			continue
 		}
 		copy(out[at:], "   ")
 	}
-}
-
-// isIdentByte reports a byte that may stand in an identifier.
-func isIdentByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
 func kotlinCustom(c *syntaxChunker, n *sitter.Node) (item, bool) {
