@@ -18,6 +18,8 @@ func TestFamilyStems(t *testing.T) {
 		{"router", nil},
 		{"handler", nil},
 		{"nullable", []string{"null"}},
+		{"equality", []string{"equal"}},
+		{"comparison", []string{"compar"}},
 	}
 	for _, tt := range tests {
 		w := Analyze(tt.query + " setup").Words[0]

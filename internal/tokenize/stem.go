@@ -11,7 +11,7 @@ import "strings"
 //
 // A stem always begins with the first KeptPrefix bytes of its word (all
 // of it when shorter): no rule leaves fewer before its suffix.
-func Stem(t string) string { return stem(t, suffixRules) }
+func Stem(t string) string { return stem(t, suffixRules, nil) }
 
 // FamilyStem is Stem with familyRules, which join relatives Stem keeps
 // apart: validator and validate (validat), aliases and alias (alias).
@@ -19,9 +19,13 @@ func Stem(t string) string { return stem(t, suffixRules) }
 // (validator in a codebase that validates everywhere) would lose its
 // weight to the common one. A query reads the relatives instead, at a
 // lower weight (search's familyStems).
-func FamilyStem(t string) string { return stem(t, familyRules) }
+func FamilyStem(t string) string { return stem(t, familyRules, familyYRules) }
 
-func stem(t string, rules []suffixRule) string {
+// stem strips the first of rules that applies, twice. yRules, whose
+// suffixes end in y, are tried first on the word as written; rules are
+// tried on the word with a final consonant-y dropped (recovery →
+// recover), which would hide a y suffix.
+func stem(t string, rules, yRules []suffixRule) string {
 	if len(t) <= 3 || strings.IndexFunc(t, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
 		return t
 	}
@@ -30,17 +34,10 @@ func stem(t string, rules []suffixRule) string {
 	// reach the same stem as the bare word.
 	for round := 0; round < 2; round++ {
 		before := t
-		t = dropFinalY(t)
-		for _, r := range rules {
-			if round > 0 && (r.suffix == "s" || r.suffix == "es") {
-				continue // a plural ending never sits inside another suffix
-			}
-			if strings.HasSuffix(t, r.suffix) && len(t)-len(r.suffix) >= r.minStem {
-				if stem := t[:len(t)-len(r.suffix)] + r.replace; hasVowel(stem) {
-					t = stem
-					break
-				}
-			}
+		if s, ok := stripSuffix(t, yRules, round); ok {
+			t = s
+		} else {
+			t, _ = stripSuffix(dropFinalY(t), rules, round)
 		}
 		if t == before {
 			break
@@ -55,6 +52,22 @@ func stem(t string, rules []suffixRule) string {
 		t = t[:n-1]
 	}
 	return t
+}
+
+// stripSuffix applies the first of rules that fits t, and says whether
+// one did.
+func stripSuffix(t string, rules []suffixRule, round int) (string, bool) {
+	for _, r := range rules {
+		if round > 0 && (r.suffix == "s" || r.suffix == "es") {
+			continue // a plural ending never sits inside another suffix
+		}
+		if strings.HasSuffix(t, r.suffix) && len(t)-len(r.suffix) >= r.minStem {
+			if stem := t[:len(t)-len(r.suffix)] + r.replace; hasVowel(stem) {
+				return stem, true
+			}
+		}
+	}
+	return t, false
 }
 
 // dropFinalY turns a consonant-y ending into the bare stem: recovery → recover.
@@ -104,11 +117,22 @@ var suffixRules = []suffixRule{
 // -ias keeps its s, which is not a plural (alias, bias; aliases →
 // alias), where Stem drops it from the singular alone; and an adjective
 // in -able/-ible meets its verb or noun (nullable → null, iterable →
-// iter, compatible → compat), when four letters or more stay.
+// iter, compatible → compat), when four letters or more stay. A noun
+// in -ison meets its verb (comparisons → compare), and plural nouns in
+// -ities their adjective (see familyYRules).
 var familyExtra = []suffixRule{
 	{"ators", "ate", 3}, {"ator", "ate", 3},
 	{"ias", "ias", 1},
+	{"abilities", "able", 3}, {"ibilities", "ible", 3}, {"ities", "", 4},
+	{"isons", "e", 4}, {"ison", "e", 4},
 	{"ables", "", 4}, {"able", "", 4}, {"ibles", "", 4}, {"ible", "", 4},
+}
+
+// familyYRules are FamilyStem's rules for suffixes ending in y, read
+// before a final y is dropped: a noun in -ity meets its adjective
+// (equality → equal, validity → valid, nullability → nullable → null).
+var familyYRules = []suffixRule{
+	{"ability", "able", 3}, {"ibility", "ible", 3}, {"ity", "", 4},
 }
 
 // familyRules are Stem's rules after familyExtra.

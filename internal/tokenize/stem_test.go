@@ -98,6 +98,11 @@ func TestFamilyStemJoinsWhatStemSplits(t *testing.T) {
 		{"null", "nullable"},
 		{"serialize", "serializable"},
 		{"call", "callable", "callables"},
+		{"equal", "equality", "equalities"},
+		{"valid", "validity"},
+		{"compare", "comparison", "comparisons"},
+		{"visible", "visibility"},
+		{"nullable", "nullability"},
 	}
 	for _, g := range groups {
 		split := false
@@ -114,7 +119,7 @@ func TestFamilyStemJoinsWhatStemSplits(t *testing.T) {
 		}
 	}
 	// Words Stem handles stay as Stem leaves them.
-	for _, w := range []string{"handler", "route", "replicas", "schemas", "status", "format", "error", "cursor", "table", "disable", "enable"} {
+	for _, w := range []string{"handler", "route", "replicas", "schemas", "status", "format", "error", "cursor", "table", "disable", "enable", "city", "poison", "recovery", "entity"} {
 		if FamilyStem(w) != Stem(w) {
 			t.Errorf("FamilyStem(%q) = %q, Stem = %q: want the same", w, FamilyStem(w), Stem(w))
 		}
