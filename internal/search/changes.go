@@ -134,7 +134,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 	var written []bool // by slot: a file the changes wrote (sameSlots)
 	if sameSlots {
 		snap.facts, snap.implChunks = s.facts, s.implChunks
-		snap.stats = &fileStats{length: slices.Clone(s.stats.length), chunks: slices.Clone(s.stats.chunks)}
+		snap.stats = &fileStats{length: slices.Clone(s.stats.length), chunks: slices.Clone(s.stats.chunks), decls: slices.Clone(s.stats.decls), code: slices.Clone(s.stats.code)}
 		written = make([]bool, len(files))
 		for _, slot := range slotOf {
 			written[slot] = true
@@ -152,17 +152,17 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 	// kill and admit take a chunk of the file at slot out of the live
 	// totals and into them; with the files in new slots, what derives
 	// from them is made again below.
-	kill := func(l [store.NumFields]uint16, slot int32) {
+	kill := func(l [store.NumFields]uint16, kind string, slot int32) {
 		if sameSlots {
-			snap.count(slot, l, -1)
+			snap.count(slot, l, kind, -1)
 			return
 		}
 		snap.live--
 		snap.subtractLens(l)
 	}
-	admit := func(l [store.NumFields]uint16, slot int32) {
+	admit := func(l [store.NumFields]uint16, kind string, slot int32) {
 		if sameSlots {
-			snap.count(slot, l, 1)
+			snap.count(slot, l, kind, 1)
 			return
 		}
 		snap.live++
@@ -184,7 +184,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 				continue
 			}
 			chunkFile[pos] = -1 // its file's row was written again without it
-			kill(lensOf[pos], slot)
+			kill(lensOf[pos], meta[pos].Kind, slot)
 		}
 	} else {
 		for pos, slot := range s.chunkFile {
@@ -194,7 +194,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 					slot = -1 // its file's row was written again without it
 				}
 				if slot < 0 { // its file is gone: so is it
-					kill(lensOf[pos], slot)
+					kill(lensOf[pos], meta[pos].Kind, slot)
 				}
 			}
 			chunkFile[pos] = slot
@@ -208,7 +208,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 				if sameSlots && pos < n && written[slot] && files[slot].ID == meta[pos].FileID {
 					survivors--
 				}
-				kill(lensOf[pos], slot)
+				kill(lensOf[pos], meta[pos].Kind, slot)
 				chunkFile[pos] = -1
 			}
 		}
@@ -226,7 +226,7 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 			}
 			ids, lensOf, meta = append(ids, id), append(lensOf, c.Lens.Lens[i]), append(meta, m)
 			chunkFile = append(chunkFile, slot)
-			admit(c.Lens.Lens[i], slot)
+			admit(c.Lens.Lens[i], m.Kind, slot)
 		}
 	}
 	if survivors != 0 {
@@ -271,8 +271,8 @@ func (s *snapshot) appendChanges(gen string, files []store.FileRow, plain []file
 }
 
 // count adds (by 1) or takes away (by -1) a chunk of the file at slot
-// from the live totals, the file's and the implementation chunks.
-func (s *snapshot) count(slot int32, l [store.NumFields]uint16, by int) {
+// of kind from the live totals, the file's and the implementation chunks.
+func (s *snapshot) count(slot int32, l [store.NumFields]uint16, kind string, by int) {
 	if by > 0 {
 		s.live++
 		s.addLens(l)
@@ -282,6 +282,7 @@ func (s *snapshot) count(slot int32, l [store.NumFields]uint16, by int) {
 	}
 	s.stats.length[slot] += float64(by) * float64(l[store.FieldBody])
 	s.stats.chunks[slot] += int32(by)
+	s.stats.countKind(slot, kind, int32(by))
 	plain, wider := s.facts[slot].implementation()
 	s.implChunks[0] += by * b2i(plain)
 	s.implChunks[1] += by * b2i(wider)

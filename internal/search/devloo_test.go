@@ -113,6 +113,11 @@ func rankingSwitches() []rankingSwitch {
 		{name: "abbreviations weighed by use (off: flat)", off: unset(&w.abbrevByUse)},
 		{name: "run-together words", off: zero(&w.compound)},
 		{name: "word-family relatives (familyStems)", off: zero(&w.family)},
+		{name: "files of type declarations only demoted", off: func() func() {
+			old := w.declarationsOnly
+			w.declarationsOnly = 1
+			return func() { w.declarationsOnly = old }
+		}},
 		{name: "demoted files earn nothing for their name", off: unset(&w.nameNeedsNoDemotion)},
 		{name: "a kind of definition the query names", off: zero(&w.kindAsked)},
 		{name: "private files earn nothing for their name", off: unset(&w.privateNames)},
@@ -324,7 +329,7 @@ func sweepable() map[string]*float64 {
 		"fileNameSubject": &w.fileNameSubject, "subjectMaxShare": &w.subjectMaxShare,
 		"folderNameExact": &w.folderNameExact, "definition": &w.definition, "fileEvidence": &w.fileEvidence,
 		"fileLevel": &w.fileLevel, "fileCoverage": &w.fileCoverage, "lowValuePath": &w.lowValuePath,
-		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "windowsVariant": &w.windowsVariant,
+		"supersededPath": &w.supersededPath, "headerBeside": &w.headerBeside, "docFile": &w.docFile, "declarationsOnly": &w.declarationsOnly, "windowsVariant": &w.windowsVariant,
 		"pickCallable": &w.pickCallable, "pickLength": &w.pickLength, "pickOwnName": &w.pickOwnName, "qualified": &w.qualified, "inFileTests": &w.inFileTests, "implementer": &w.implementer, "implementerMax": &w.implementerMax, "testDomainShare": &w.testDomainShare, "nameFullWords": &w.nameFullWords, "namePrefix": &w.namePrefix, "pickConstructor": &w.pickConstructor,
 		"pickSubject": &w.pickSubject, "pickDocHeavy": &w.pickDocHeavy, "pickDocShare": &w.pickDocShare,
 		"joinedPairs": &w.joinedPairs, "namePosition": &w.namePosition, "namePositionWords": &w.namePositionWords, "kindAsked": &w.kindAsked,

@@ -269,7 +269,7 @@ func b2i(b bool) int {
 func (snap *snapshot) markChunks() {
 	snap.countImplChunks()
 	snap.inTests = markTestRegions(snap.meta, snap.chunkFile, len(snap.files))
-	snap.stats = newFileStats(snap.lens, snap.chunkFile, len(snap.files))
+	snap.stats = newFileStats(snap.lens, snap.meta, snap.chunkFile, len(snap.files))
 }
 
 // Search runs one query. A query over querylimit.MaxBytes or with more

@@ -12,11 +12,14 @@ import (
 type fileStats struct {
 	length []float64 // weighted term count of the whole file, by file slot
 	chunks []int32   // the file's chunks, by file slot
-	avg    float64
+	// decls and code count the file's chunks that declare types
+	// (declarationKind) and that hold code or values (codeKind).
+	decls, code []int32
+	avg         float64
 }
 
-func newFileStats(lens *store.DocLens, chunkFile []int32, nFiles int) *fileStats {
-	fs := &fileStats{length: make([]float64, nFiles), chunks: make([]int32, nFiles)}
+func newFileStats(lens *store.DocLens, meta []store.ChunkMeta, chunkFile []int32, nFiles int) *fileStats {
+	fs := &fileStats{length: make([]float64, nFiles), chunks: make([]int32, nFiles), decls: make([]int32, nFiles), code: make([]int32, nFiles)}
 	for pos, l := range lens.Lens {
 		slot := chunkFile[pos]
 		if slot < 0 {
@@ -24,9 +27,41 @@ func newFileStats(lens *store.DocLens, chunkFile []int32, nFiles int) *fileStats
 		}
 		fs.length[slot] += float64(l[store.FieldBody])
 		fs.chunks[slot]++
+		fs.countKind(slot, meta[pos].Kind, 1)
 	}
 	fs.average()
 	return fs
+}
+
+// countKind adds (by 1) or takes away (by -1) a chunk of kind from the
+// file's declaration and code counts.
+func (fs *fileStats) countKind(slot int32, kind string, by int32) {
+	switch {
+	case declarationKind(kind):
+		fs.decls[slot] += by
+	case codeKind(kind):
+		fs.code[slot] += by
+	}
+}
+
+// declarationsOnly reports a file that declares types and holds no code:
+// a TypeScript types/ module, a file of interfaces.
+func (fs *fileStats) declarationsOnly(slot int32) bool {
+	return fs.decls[slot] > 0 && fs.code[slot] == 0
+}
+
+// declarationKind reports the chunk kinds that only declare a type.
+func declarationKind(kind string) bool {
+	return kind == "type" || kind == "interface"
+}
+
+// codeKind reports the chunk kinds that hold code or values.
+func codeKind(kind string) bool {
+	switch kind {
+	case "function", "method", "class", "struct", "trait", "impl", "module", "constant", "variable", "macro", "enum":
+		return true
+	}
+	return false
 }
 
 // average sets avg, the mean length of the files that have chunks. (The

@@ -42,6 +42,7 @@ type weightSet struct {
 	supersededPath      float64 // multiplier for code under an older version folder (v3/ beside v4/)
 	headerBeside        float64 // multiplier for a C/C++ header whose source file sits beside it, for prose queries
 	headerThinOnly      bool    // headerBeside only for a header shorter than its source (headerMultiplier)
+	declarationsOnly    float64 // multiplier for a file of type declarations only, for a prose query that names no type (fileStats.declarationsOnly)
 	docFile             float64 // multiplier for documentation when the query is about code
 	windowsVariant      float64 // multiplier for a Windows port (win/, _windows.go) unless the query names Windows
 	pickCallable        float64 // within a file: a function or method, for a prose query (chunkPrior)
@@ -126,13 +127,17 @@ var weights = weightSet{
 	// no repository lower. 0.5 scores higher in-sample but lowers the
 	// one documentation repository, which falls off a cliff lower still
 	// (0.3: vue-docs −0.20); docs/ranking.md.
-	docFile:         0.6,
-	windowsVariant:  0.7,
-	pickCallable:    0.5,
-	testDomainShare: 0.2,
-	testConventions: true,
-	testFolderParts: true,
-	abbrevByUse:     true,
+	docFile: 0.6,
+	// Session 16: 11 repositories helped (ky, react-hook-form, slim,
+	// vitest most), 2 hurt; TestDevSweep chooses 0.6 in 77 of 79 folds,
+	// flat from 0.5 to 0.7.
+	declarationsOnly: 0.7,
+	windowsVariant:   0.7,
+	pickCallable:     0.5,
+	testDomainShare:  0.2,
+	testConventions:  true,
+	testFolderParts:  true,
+	abbrevByUse:      true,
 	// Session 14: a short form below this share of its and its word's
 	// chunks misled more often than it helped (docs/ranking.md).
 	abbrevMinShare: 0.35,
@@ -360,6 +365,7 @@ func (sc *rankScratch) rerank(q Query, cands []*candidate, snap *snapshot, files
 			bonus += weights.fileLevel * f.score
 		}
 		m *= headerMultiplier(q, facts, snap.files, slot)
+		m *= declarationsMultiplier(q, snap.stats, slot)
 		if snap.inTests != nil && snap.inTests[c.pos] && !wantsTests && !facts.demoted() {
 			m *= weights.inFileTests
 		}
@@ -839,6 +845,23 @@ func newFileFacts(p, language string) *fileFacts {
 	return &fileFacts{stubOnly: !testOrVendored && isStubName(lowerStem(p)) && !isTestSupportPath(p) && !hasTestFolderPart(p), base: base, baseStem: tokenize.Stem(base), folder: folder, folderStem: tokenize.Stem(folder),
 		lowValue: testOrVendored || isStubName(lowerStem(p)), testSupport: isTestSupportPath(p), testFolder: hasTestFolderPart(p), windows: isWindowsPath(p), ci: isCIPath(p), private: isPrivateName(p), doc: lang.IsDoc(language), manual: isManualPath(p)}
 }
+
+// declarationsMultiplier demotes a file that only declares types (a
+// TypeScript types/ module, a file of interfaces) for a query in prose
+// that asks for no type: "how handleSubmit validates the form" wants the
+// code that does it, and a file of declarations holds the query's words
+// (form, field, values) in every type it names without doing any of it.
+// A symbol query, or one that names a type or interface, asks for
+// declarations and keeps them.
+func declarationsMultiplier(q Query, stats *fileStats, slot int32) float64 {
+	if weights.declarationsOnly >= 1 || q.Symbolic || !stats.declarationsOnly(slot) || q.mentions(typeWords) {
+		return 1
+	}
+	return weights.declarationsOnly
+}
+
+// typeWords are words that ask for a type's declaration.
+var typeWords = stemSet("type", "types", "interface", "interfaces", "typed", "typing", "typings", "signature", "signatures", "generic", "generics", "declaration", "declarations", "declare")
 
 // docFolders name folders that hold a project's documentation.
 var docFolders = map[string]bool{"doc": true, "docs": true, "documentation": true, "man": true, "manual": true}

@@ -290,7 +290,7 @@ func TestScoreFiles(t *testing.T) {
 	}
 	snap := &snapshot{files: []store.FileRow{{ID: 1, Path: "a.go"}, {ID: 2, Path: "b.go"}}, lens: lens,
 		chunkFile: []int32{0, 0, 1, 1}}
-	snap.stats = newFileStats(lens, snap.chunkFile, 2)
+	snap.stats = newFileStats(lens, make([]store.ChunkMeta, 4), snap.chunkFile, 2)
 	q := Analyze("router tree")
 	terms := q.lookupTerms()
 	hits := make([][]store.PostingAt, len(terms))
@@ -942,6 +942,79 @@ func TestNameCounts(t *testing.T) {
 		m := fileMultiplier(q, &c.facts, c.wantsTests, false)
 		if got := nameCounts(&c.facts, m); got != c.want {
 			t.Errorf("%s: nameCounts = %v, want %v (multiplier %v)", c.name, got, c.want, m)
+		}
+	}
+}
+
+func TestDeclarationsOnlyDemoted(t *testing.T) {
+	e := engineOver(t, map[string]string{
+		"types/form.ts": `export type FormState = {
+  isSubmitting: boolean
+  errors: FieldErrors
+  field0: string // a field of the form state kept for submission number 0
+  field1: string // a field of the form state kept for submission number 1
+  field2: string // a field of the form state kept for submission number 2
+  field3: string // a field of the form state kept for submission number 3
+  field4: string // a field of the form state kept for submission number 4
+  field5: string // a field of the form state kept for submission number 5
+  field6: string // a field of the form state kept for submission number 6
+  field7: string // a field of the form state kept for submission number 7
+  field8: string // a field of the form state kept for submission number 8
+  field9: string // a field of the form state kept for submission number 9
+  field10: string // a field of the form state kept for submission number 10
+  field11: string // a field of the form state kept for submission number 11
+}
+
+export type SubmitHandler<T> = (data: T, state: FormState) => void
+
+export interface FormSubmitOptions {
+  validate: boolean
+  submitHandler: SubmitHandler<unknown>
+  field0: string // a field of the form state kept for submission number 0
+  field1: string // a field of the form state kept for submission number 1
+  field2: string // a field of the form state kept for submission number 2
+  field3: string // a field of the form state kept for submission number 3
+  field4: string // a field of the form state kept for submission number 4
+  field5: string // a field of the form state kept for submission number 5
+  field6: string // a field of the form state kept for submission number 6
+  field7: string // a field of the form state kept for submission number 7
+  field8: string // a field of the form state kept for submission number 8
+  field9: string // a field of the form state kept for submission number 9
+  field10: string // a field of the form state kept for submission number 10
+  field11: string // a field of the form state kept for submission number 11
+}
+`,
+		"logic/submit.ts": `export function handleSubmit(state: FormState, onSubmit: SubmitHandler<unknown>) {
+  if (validateForm(state)) {
+    state.isSubmitting = true
+    onSubmit(state)
+  }
+}
+`,
+	})
+	tests := []struct {
+		query, first string
+	}{
+		{"how the form state is submitted by the submit handler", "logic/submit.ts"},
+		{"form submit handler type", "types/form.ts"},
+		{"FormSubmitOptions", "types/form.ts"},
+	}
+	for _, tt := range tests {
+		resp, err := e.Search(context.Background(), Options{Query: tt.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) == 0 || resp.Results[0].Path != tt.first {
+			t.Errorf("%q: first result %v, want %s", tt.query, resp.Results, tt.first)
+		}
+	}
+	snap, err := e.load(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for slot, f := range snap.files {
+		if got, want := snap.stats.declarationsOnly(int32(slot)), f.Path == "types/form.ts"; got != want {
+			t.Errorf("%s: declarationsOnly %v, want %v", f.Path, got, want)
 		}
 	}
 }
