@@ -56,7 +56,9 @@ func loadImplementers(ctx context.Context, r store.Reader, files []store.FileRow
 				return nil
 			}
 			if files[slot].Language == "go" {
-				syms, err := store.DecodeSymbols(blob)
+				// Go's method sets decide, and its definitions and Go
+				// facts are read whole; its other references are not.
+				syms, err := store.DecodeSymbolsKeeping(blob, isInheritance)
 				if err != nil {
 					return fmt.Errorf("reading the symbols of %s: %w", files[slot].Path, err)
 				}

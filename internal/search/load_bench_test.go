@@ -139,3 +139,28 @@ func benchEngine(b *testing.B) *Engine {
 	}
 	return eng
 }
+
+// BenchmarkLoadImplementers times reading the files that implement each
+// type from the symbol graph of an existing index (LORE_BENCH_INDEX), as
+// the first symbol query naming an interface does. Skipped without it.
+//
+//	LORE_BENCH_INDEX=/path/index.db go test -run XXX -bench LoadImplementers -benchtime 20x ./internal/search
+func BenchmarkLoadImplementers(b *testing.B) {
+	path := os.Getenv("LORE_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set LORE_BENCH_INDEX to an index file")
+	}
+	e, err := openTestEngine(b, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap, err := e.load(context.Background(), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := loadImplementers(context.Background(), e.st, snap.files); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

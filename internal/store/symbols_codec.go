@@ -142,9 +142,13 @@ func EncodeSymbols(f symbols.File) []byte {
 	return append(out, e.body...)
 }
 
-// symbolDecoder reads a blob; the first error sticks.
+// symbolDecoder reads a blob; the first error sticks. The string table is
+// read as slices of the blob (raw) and each string made the first time a
+// record reads it (table), so that a decoder skipping records makes none
+// of theirs.
 type symbolDecoder struct {
 	b     []byte
+	raw   [][]byte
 	table []string
 	err   error
 }
@@ -178,11 +182,25 @@ func (d *symbolDecoder) int() int {
 
 func (d *symbolDecoder) bool() bool { return d.uint() == 1 }
 
-func (d *symbolDecoder) str() string {
+func (d *symbolDecoder) str() string { return d.at(d.index()) }
+
+// index reads a reference to the string table, checked.
+func (d *symbolDecoder) index() int {
 	i := d.uint()
-	if i >= uint64(len(d.table)) {
+	if i >= uint64(len(d.raw)) {
 		d.fail()
+		return 0
+	}
+	return int(i)
+}
+
+// at is the table's string i, made on first use.
+func (d *symbolDecoder) at(i int) string {
+	if i >= len(d.raw) {
 		return ""
+	}
+	if d.table[i] == "" && len(d.raw[i]) > 0 {
+		d.table[i] = string(d.raw[i])
 	}
 	return d.table[i]
 }
@@ -247,21 +265,35 @@ func SymbolStrings(b []byte, fn func(s []byte)) error {
 
 // DecodeSymbols reads a blob written by EncodeSymbols; nil or empty is a
 // file without symbols. A malformed blob is ErrCorrupt.
-func DecodeSymbols(b []byte) (symbols.File, error) {
+func DecodeSymbols(b []byte) (symbols.File, error) { return decodeSymbols(b, nil) }
+
+// DecodeSymbolsKeeping is DecodeSymbols with only the references whose
+// kind keep accepts: the definitions and Go facts whole, the other
+// references read past without making their strings. It is what a reader
+// of Go method sets and inheritance edges needs (the files implementing a
+// type), at a fraction of DecodeSymbols' cost where a file's references
+// are most of its blob.
+func DecodeSymbolsKeeping(b []byte, keep func(kind []byte) bool) (symbols.File, error) {
+	return decodeSymbols(b, keep)
+}
+
+// decodeSymbols reads a blob, every reference when keep is nil.
+func decodeSymbols(b []byte, keep func(kind []byte) bool) (symbols.File, error) {
 	var f symbols.File
 	d, err := openSymbols(b)
 	if d == nil {
 		return f, err
 	}
 	n := d.count()
-	d.table = make([]string, 0, n)
+	d.raw = make([][]byte, 0, n)
 	for range n {
 		s, ok := d.tableString()
 		if !ok {
 			break
 		}
-		d.table = append(d.table, string(s))
+		d.raw = append(d.raw, s)
 	}
+	d.table = make([]string, len(d.raw))
 	if n := d.count(); n > 0 {
 		f.Definitions = make([]symbols.Definition, n)
 		for i := range f.Definitions {
@@ -275,7 +307,7 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 			def.Chunk = d.int()
 		}
 	}
-	if n := d.count(); n > 0 {
+	if n := d.count(); n > 0 && keep == nil {
 		f.References = make([]symbols.Reference, n)
 		line, chunk := 0, 0
 		for i := range f.References {
@@ -287,6 +319,22 @@ func DecodeSymbols(b []byte) (symbols.File, error) {
 			r.Enclosing = d.int()
 			chunk += d.int()
 			r.Chunk = chunk
+		}
+	} else if n > 0 {
+		line, chunk := 0, 0
+		for range n {
+			name, kind, qual, target, alias, source := d.index(), d.index(), d.index(), d.index(), d.index(), d.index()
+			line += d.int()
+			args, enclosing := d.int(), d.int()
+			chunk += d.int()
+			if d.err != nil {
+				break
+			}
+			if keep(d.raw[kind]) {
+				f.References = append(f.References, symbols.Reference{Name: d.at(name), Kind: d.at(kind), Qualifier: d.at(qual),
+					Target: d.at(target), Alias: d.at(alias), Source: d.at(source),
+					Line: line, Args: args, Enclosing: enclosing, Chunk: chunk})
+			}
 		}
 	}
 	if n := d.count(); n > 0 {

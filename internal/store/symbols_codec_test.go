@@ -111,6 +111,10 @@ func FuzzDecodeSymbols(f *testing.F) {
 		if err == nil && (scanErr != nil || !reflect.DeepEqual(refs, got.References) && len(got.References) > 0) {
 			t.Fatalf("ScanReferences disagrees with DecodeSymbols: %v", scanErr)
 		}
+		kept, keptErr := DecodeSymbolsKeeping(b, func([]byte) bool { return true })
+		if err == nil && (keptErr != nil || !reflect.DeepEqual(kept, got)) {
+			t.Fatalf("DecodeSymbolsKeeping of every reference disagrees with DecodeSymbols: %v", keptErr)
+		}
 		if err != nil {
 			return
 		}
@@ -143,6 +147,22 @@ func TestScanReferences(t *testing.T) {
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("kind %q: scanned %+v\nwant %+v", kind, got, want)
+				}
+				// DecodeSymbolsKeeping: the same references, and the rest whole.
+				kept, err := DecodeSymbolsKeeping(blob, keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(kept.References, want) {
+					t.Errorf("kind %q: DecodeSymbolsKeeping kept %+v\nwant %+v", kind, kept.References, want)
+				}
+				whole := f
+				whole.References = want
+				if kept.References == nil {
+					whole.References = nil
+				}
+				if !reflect.DeepEqual(kept, whole) {
+					t.Errorf("kind %q: DecodeSymbolsKeeping changed more than the references", kind)
 				}
 			}
 			for n := 1; n < len(blob); n++ {
