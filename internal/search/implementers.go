@@ -58,7 +58,7 @@ func loadImplementers(ctx context.Context, r store.Reader, files []store.FileRow
 			if files[slot].Language == "go" {
 				// Go's method sets decide, and its definitions and Go
 				// facts are read whole; its other references are not.
-				syms, err := store.DecodeSymbolsKeeping(blob, isInheritance)
+				syms, err := store.DecodeSymbolsKeeping(blob, symbols.RefImplements, symbols.RefExtends)
 				if err != nil {
 					return fmt.Errorf("reading the symbols of %s: %w", files[slot].Path, err)
 				}

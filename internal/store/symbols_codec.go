@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/lore-dev/lore/internal/symbols"
 )
@@ -142,13 +143,9 @@ func EncodeSymbols(f symbols.File) []byte {
 	return append(out, e.body...)
 }
 
-// symbolDecoder reads a blob; the first error sticks. The string table is
-// read as slices of the blob (raw) and each string made the first time a
-// record reads it (table), so that a decoder skipping records makes none
-// of theirs.
+// symbolDecoder reads a blob; the first error sticks.
 type symbolDecoder struct {
 	b     []byte
-	raw   [][]byte
 	table []string
 	err   error
 }
@@ -182,27 +179,24 @@ func (d *symbolDecoder) int() int {
 
 func (d *symbolDecoder) bool() bool { return d.uint() == 1 }
 
-func (d *symbolDecoder) str() string { return d.at(d.index()) }
+func (d *symbolDecoder) str() string {
+	i := d.uint()
+	if i >= uint64(len(d.table)) {
+		d.fail()
+		return ""
+	}
+	return d.table[i]
+}
 
-// index reads a reference to the string table, checked.
+// index reads a reference to the string table, checked: 0, with d.err
+// set, when it is out of range.
 func (d *symbolDecoder) index() int {
 	i := d.uint()
-	if i >= uint64(len(d.raw)) {
+	if i >= uint64(len(d.table)) {
 		d.fail()
 		return 0
 	}
 	return int(i)
-}
-
-// at is the table's string i, made on first use.
-func (d *symbolDecoder) at(i int) string {
-	if i >= len(d.raw) {
-		return ""
-	}
-	if d.table[i] == "" && len(d.raw[i]) > 0 {
-		d.table[i] = string(d.raw[i])
-	}
-	return d.table[i]
 }
 
 // count reads a record count, which each record's first byte bounds.
@@ -267,33 +261,31 @@ func SymbolStrings(b []byte, fn func(s []byte)) error {
 // file without symbols. A malformed blob is ErrCorrupt.
 func DecodeSymbols(b []byte) (symbols.File, error) { return decodeSymbols(b, nil) }
 
-// DecodeSymbolsKeeping is DecodeSymbols with only the references whose
-// kind keep accepts: the definitions and Go facts whole, the other
-// references read past without making their strings. It is what a reader
-// of Go method sets and inheritance edges needs (the files implementing a
-// type), at a fraction of DecodeSymbols' cost where a file's references
-// are most of its blob.
-func DecodeSymbolsKeeping(b []byte, keep func(kind []byte) bool) (symbols.File, error) {
-	return decodeSymbols(b, keep)
+// DecodeSymbolsKeeping is DecodeSymbols with only the references of the
+// given kinds: the definitions and Go facts whole, the other references
+// read past. It is what a reader of Go method sets and inheritance edges
+// needs (the files implementing a type), at a fraction of DecodeSymbols'
+// cost where a file's references are most of its blob.
+func DecodeSymbolsKeeping(b []byte, kinds ...string) (symbols.File, error) {
+	return decodeSymbols(b, kinds)
 }
 
-// decodeSymbols reads a blob, every reference when keep is nil.
-func decodeSymbols(b []byte, keep func(kind []byte) bool) (symbols.File, error) {
+// decodeSymbols reads a blob, every reference when kinds is nil.
+func decodeSymbols(b []byte, kinds []string) (symbols.File, error) {
 	var f symbols.File
 	d, err := openSymbols(b)
 	if d == nil {
 		return f, err
 	}
 	n := d.count()
-	d.raw = make([][]byte, 0, n)
+	d.table = make([]string, 0, n)
 	for range n {
 		s, ok := d.tableString()
 		if !ok {
 			break
 		}
-		d.raw = append(d.raw, s)
+		d.table = append(d.table, string(s))
 	}
-	d.table = make([]string, len(d.raw))
 	if n := d.count(); n > 0 {
 		f.Definitions = make([]symbols.Definition, n)
 		for i := range f.Definitions {
@@ -307,7 +299,7 @@ func decodeSymbols(b []byte, keep func(kind []byte) bool) (symbols.File, error) 
 			def.Chunk = d.int()
 		}
 	}
-	if n := d.count(); n > 0 && keep == nil {
+	if n := d.count(); n > 0 && kinds == nil {
 		f.References = make([]symbols.Reference, n)
 		line, chunk := 0, 0
 		for i := range f.References {
@@ -330,9 +322,10 @@ func decodeSymbols(b []byte, keep func(kind []byte) bool) (symbols.File, error) 
 			if d.err != nil {
 				break
 			}
-			if keep(d.raw[kind]) {
-				f.References = append(f.References, symbols.Reference{Name: d.at(name), Kind: d.at(kind), Qualifier: d.at(qual),
-					Target: d.at(target), Alias: d.at(alias), Source: d.at(source),
+			t := d.table // the indexes are in range: d.err is nil
+			if slices.Contains(kinds, t[kind]) {
+				f.References = append(f.References, symbols.Reference{Name: t[name], Kind: t[kind], Qualifier: t[qual],
+					Target: t[target], Alias: t[alias], Source: t[source],
 					Line: line, Args: args, Enclosing: enclosing, Chunk: chunk})
 			}
 		}
