@@ -259,7 +259,7 @@ func SymbolStrings(b []byte, fn func(s []byte)) error {
 
 // DecodeSymbols reads a blob written by EncodeSymbols; nil or empty is a
 // file without symbols. A malformed blob is ErrCorrupt.
-func DecodeSymbols(b []byte) (symbols.File, error) { return decodeSymbols(b, nil) }
+func DecodeSymbols(b []byte) (symbols.File, error) { return decodeSymbols(b, true, nil) }
 
 // DecodeSymbolsKeeping is DecodeSymbols with only the references of the
 // given kinds: the definitions and Go facts whole, the other references
@@ -267,11 +267,11 @@ func DecodeSymbols(b []byte) (symbols.File, error) { return decodeSymbols(b, nil
 // needs (the files implementing a type), at a fraction of DecodeSymbols'
 // cost where a file's references are most of its blob.
 func DecodeSymbolsKeeping(b []byte, kinds ...string) (symbols.File, error) {
-	return decodeSymbols(b, kinds)
+	return decodeSymbols(b, false, kinds)
 }
 
-// decodeSymbols reads a blob, every reference when kinds is nil.
-func decodeSymbols(b []byte, kinds []string) (symbols.File, error) {
+// decodeSymbols reads a blob with every reference (all) or those of kinds.
+func decodeSymbols(b []byte, all bool, kinds []string) (symbols.File, error) {
 	var f symbols.File
 	d, err := openSymbols(b)
 	if d == nil {
@@ -299,7 +299,7 @@ func decodeSymbols(b []byte, kinds []string) (symbols.File, error) {
 			def.Chunk = d.int()
 		}
 	}
-	if n := d.count(); n > 0 && kinds == nil {
+	if n := d.count(); n > 0 && all {
 		f.References = make([]symbols.Reference, n)
 		line, chunk := 0, 0
 		for i := range f.References {

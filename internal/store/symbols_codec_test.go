@@ -175,6 +175,9 @@ func TestScanReferences(t *testing.T) {
 				if !reflect.DeepEqual(kept, whole) {
 					t.Errorf("kind %q: DecodeSymbolsKeeping changed more than the references", kind)
 				}
+				if none, err := DecodeSymbolsKeeping(blob); err != nil || none.References != nil {
+					t.Errorf("DecodeSymbolsKeeping of no kind kept %d references (%v)", len(none.References), err)
+				}
 			}
 			for n := 1; n < len(blob); n++ {
 				_ = ScanReferences(blob[:n], func([]byte) bool { return true }, func(symbols.Reference) {})
