@@ -947,43 +947,15 @@ func TestNameCounts(t *testing.T) {
 }
 
 func TestDeclarationsOnlyDemoted(t *testing.T) {
+	// Enough fields that each declaration is a chunk of its own.
+	var fields strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&fields, "  field%d: string // a field of the form state kept for submission number %d\n", i, i)
+	}
 	e := engineOver(t, map[string]string{
-		"types/form.ts": `export type FormState = {
-  isSubmitting: boolean
-  errors: FieldErrors
-  field0: string // a field of the form state kept for submission number 0
-  field1: string // a field of the form state kept for submission number 1
-  field2: string // a field of the form state kept for submission number 2
-  field3: string // a field of the form state kept for submission number 3
-  field4: string // a field of the form state kept for submission number 4
-  field5: string // a field of the form state kept for submission number 5
-  field6: string // a field of the form state kept for submission number 6
-  field7: string // a field of the form state kept for submission number 7
-  field8: string // a field of the form state kept for submission number 8
-  field9: string // a field of the form state kept for submission number 9
-  field10: string // a field of the form state kept for submission number 10
-  field11: string // a field of the form state kept for submission number 11
-}
-
-export type SubmitHandler<T> = (data: T, state: FormState) => void
-
-export interface FormSubmitOptions {
-  validate: boolean
-  submitHandler: SubmitHandler<unknown>
-  field0: string // a field of the form state kept for submission number 0
-  field1: string // a field of the form state kept for submission number 1
-  field2: string // a field of the form state kept for submission number 2
-  field3: string // a field of the form state kept for submission number 3
-  field4: string // a field of the form state kept for submission number 4
-  field5: string // a field of the form state kept for submission number 5
-  field6: string // a field of the form state kept for submission number 6
-  field7: string // a field of the form state kept for submission number 7
-  field8: string // a field of the form state kept for submission number 8
-  field9: string // a field of the form state kept for submission number 9
-  field10: string // a field of the form state kept for submission number 10
-  field11: string // a field of the form state kept for submission number 11
-}
-`,
+		"types/form.ts": "export type FormState = {\n  isSubmitting: boolean\n  errors: FieldErrors\n" + fields.String() + "}\n\n" +
+			"export type SubmitHandler<T> = (data: T, state: FormState) => void\n\n" +
+			"export interface FormSubmitOptions {\n  validate: boolean\n  submitHandler: SubmitHandler<unknown>\n" + fields.String() + "}\n",
 		"logic/submit.ts": `export function handleSubmit(state: FormState, onSubmit: SubmitHandler<unknown>) {
   if (validateForm(state)) {
     state.isSubmitting = true
