@@ -426,7 +426,7 @@ func fileMultiplier(q Query, f *fileFacts, wantsTests, wantsDocs bool) float64 {
 	if f.superseded != "" && !q.mentionsWord(f.superseded) {
 		m *= weights.supersededPath
 	}
-	if f.windows && !q.mentions(windowsWords) {
+	if f.windows && !q.mentionsWindows() {
 		m *= weights.windowsVariant
 	}
 	if f.ci && weights.ciScripts && !q.mentions(ciWords) {
@@ -1262,8 +1262,21 @@ func anyFolder(p string, match func(dir string) bool) bool {
 	}
 }
 
-// windowsWords are the words with which a query asks for Windows code.
-var windowsWords = stemSet("windows", "win32", "win64", "win", "msvc", "mingw")
+// windowsWords are the words with which a query asks for Windows code,
+// as written: "window" alone is a terminal's or a GUI's window ("tty
+// terminal raw mode and window size"), which stems like the platform.
+var windowsWords = map[string]bool{"windows": true, "win32": true, "win64": true, "win": true, "msvc": true, "mingw": true}
+
+// mentionsWindows reports a query that asks for Windows code
+// (windowsWords).
+func (q Query) mentionsWindows() bool {
+	for _, w := range q.Words {
+		if windowsWords[w.Text] {
+			return true
+		}
+	}
+	return false
+}
 
 // isWindowsPath reports a file of a Windows port of code that runs on
 // several platforms: a folder or a part of the file's name (split at
