@@ -61,6 +61,9 @@ func stripSuffix(t string, rules []suffixRule, round int) (string, bool) {
 		if round > 0 && (r.suffix == "s" || r.suffix == "es") {
 			continue // a plural ending never sits inside another suffix
 		}
+		if (r.suffix == "er" || r.suffix == "ers") && keepsEr[strings.TrimSuffix(t, "s")] {
+			continue
+		}
 		if strings.HasSuffix(t, r.suffix) && len(t)-len(r.suffix) >= r.minStem {
 			if stem := t[:len(t)-len(r.suffix)] + r.replace; hasVowel(stem) {
 				return stem, true
@@ -68,6 +71,16 @@ func stripSuffix(t string, rules []suffixRule, round int) (string, bool) {
 		}
 	}
 	return t, false
+}
+
+// keepsEr are nouns in -er that name something other than what their
+// stem names: a header is not a head (HTTP's HEAD), a pointer not a point,
+// a container not what contains does, a helper not help, a timer not
+// time, an owner not own, outer not out, power not pow. Stem keeps their
+// -er, as it keeps the whole word of what no rule strips.
+var keepsEr = map[string]bool{
+	"header": true, "pointer": true, "container": true, "helper": true,
+	"timer": true, "owner": true, "outer": true, "power": true,
 }
 
 // dropFinalY turns a consonant-y ending into the bare stem: recovery → recover.

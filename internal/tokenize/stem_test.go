@@ -24,6 +24,8 @@ func TestStemGroups(t *testing.T) {
 		{"log", "logging", "logged", "logs"},
 		{"map", "mapping", "mapped"},
 		{"run", "running"},
+		{"header", "headers"},
+		{"pointer", "pointers"},
 	}
 	for _, g := range groups {
 		want := Stem(g[0])
@@ -31,6 +33,12 @@ func TestStemGroups(t *testing.T) {
 			if got := Stem(w); got != want {
 				t.Errorf("Stem(%q) = %q, Stem(%q) = %q: want the same", w, got, g[0], want)
 			}
+		}
+	}
+	// Nouns in -er that name something else than their stem stay apart.
+	for _, pair := range [][2]string{{"header", "head"}, {"headers", "heads"}, {"pointer", "point"}, {"container", "contains"}, {"helper", "help"}, {"timer", "time"}, {"owner", "own"}, {"outer", "out"}, {"power", "pow"}} {
+		if Stem(pair[0]) == Stem(pair[1]) {
+			t.Errorf("Stem(%q) = Stem(%q) = %q: want them apart", pair[0], pair[1], Stem(pair[0]))
 		}
 	}
 }
