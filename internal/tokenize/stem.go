@@ -30,6 +30,9 @@ func stem(t string, rules, yRules []suffixRule) string {
 		return t
 	}
 	t = strings.TrimSuffix(t, "'s")
+	if single := strings.TrimSuffix(t, "s"); keepsWhole[single] {
+		return single
+	}
 	// Two rounds, so that stacked suffixes (recover-er, serializ-ation-s)
 	// reach the same stem as the bare word.
 	for round := 0; round < 2; round++ {
@@ -76,11 +79,21 @@ func stripSuffix(t string, rules []suffixRule, round int) (string, bool) {
 // keepsEr are nouns in -er that name something other than what their
 // stem names: a header is not a head (HTTP's HEAD), a pointer not a point,
 // a container not what contains does, a helper not help, a timer not
-// time, an owner not own, outer not out, power not pow. Stem keeps their
+// time, an owner not own, outer not out, power not pow, a letter not let,
+// a folder not fold. Stem keeps their
 // -er, as it keeps the whole word of what no rule strips.
 var keepsEr = map[string]bool{
 	"header": true, "pointer": true, "container": true, "helper": true,
 	"timer": true, "owner": true, "outer": true, "power": true,
+	"letter": true, "folder": true,
+}
+
+// keepsWhole are words (and their plurals) that no rule may shorten, since
+// what is left names something else: a state is not a stat (the system
+// call, statistics), nor a statement; a theme is not them, a locale not
+// local, ready not read.
+var keepsWhole = map[string]bool{
+	"state": true, "statement": true, "theme": true, "locale": true, "ready": true,
 }
 
 // dropFinalY turns a consonant-y ending into the bare stem: recovery → recover.

@@ -26,6 +26,8 @@ func TestStemGroups(t *testing.T) {
 		{"run", "running"},
 		{"header", "headers"},
 		{"pointer", "pointers"},
+		{"state", "states"},
+		{"theme", "themes"},
 	}
 	for _, g := range groups {
 		want := Stem(g[0])
@@ -36,7 +38,7 @@ func TestStemGroups(t *testing.T) {
 		}
 	}
 	// Nouns in -er that name something else than their stem stay apart.
-	for _, pair := range [][2]string{{"header", "head"}, {"headers", "heads"}, {"pointer", "point"}, {"container", "contains"}, {"helper", "help"}, {"timer", "time"}, {"owner", "own"}, {"outer", "out"}, {"power", "pow"}} {
+	for _, pair := range [][2]string{{"header", "head"}, {"headers", "heads"}, {"pointer", "point"}, {"container", "contains"}, {"helper", "help"}, {"timer", "time"}, {"owner", "own"}, {"outer", "out"}, {"power", "pow"}, {"letters", "let"}, {"folder", "fold"}, {"state", "stat"}, {"statements", "state"}, {"themes", "them"}, {"locale", "local"}, {"ready", "read"}} {
 		if Stem(pair[0]) == Stem(pair[1]) {
 			t.Errorf("Stem(%q) = Stem(%q) = %q: want them apart", pair[0], pair[1], Stem(pair[0]))
 		}
