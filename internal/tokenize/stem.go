@@ -42,16 +42,18 @@ func stem(t string, rules, yRules []suffixRule) string {
 		} else {
 			t, _ = stripSuffix(dropFinalY(t), rules, round)
 		}
-		if t == before {
+		if t == before || keepsWhole[t] {
 			break
 		}
 	}
 	// A trailing e is dropped so that handle/handl(ing) meet, and a doubled
-	// final consonant is undoubled so that stopped/stop meet.
+	// final consonant is undoubled so that stopped/stop meet; a doubled l
+	// only in a longer stem, so that cancelled/cancel and labelled/label
+	// meet while call, fill and shell stay whole.
 	if len(t) > 4 && strings.HasSuffix(t, "e") {
 		t = t[:len(t)-1]
 	}
-	if n := len(t); n >= 4 && t[n-1] == t[n-2] && !isVowel(t[n-1]) && t[n-1] != 'l' && t[n-1] != 's' && t[n-1] != 'z' {
+	if n := len(t); n >= 4 && t[n-1] == t[n-2] && !isVowel(t[n-1]) && (t[n-1] != 'l' || n >= 6) && t[n-1] != 's' && t[n-1] != 'z' && !keepsWhole[t] {
 		t = t[:n-1]
 	}
 	return t
@@ -80,20 +82,22 @@ func stripSuffix(t string, rules []suffixRule, round int) (string, bool) {
 // stem names: a header is not a head (HTTP's HEAD), a pointer not a point,
 // a container not what contains does, a helper not help, a timer not
 // time, an owner not own, outer not out, power not pow, a letter not let,
-// a folder not fold. Stem keeps their
+// a folder not fold, proper not props. Stem keeps their
 // -er, as it keeps the whole word of what no rule strips.
 var keepsEr = map[string]bool{
 	"header": true, "pointer": true, "container": true, "helper": true,
 	"timer": true, "owner": true, "outer": true, "power": true,
-	"letter": true, "folder": true,
+	"letter": true, "folder": true, "proper": true,
 }
 
 // keepsWhole are words (and their plurals) that no rule may shorten, since
 // what is left names something else: a state is not a stat (the system
 // call, statistics), nor a statement; a theme is not them, a locale not
-// local, ready not read.
+// local, ready not read, paste not past, a factory not a factor, a
+// specification not specific.
 var keepsWhole = map[string]bool{
 	"state": true, "statement": true, "theme": true, "locale": true, "ready": true,
+	"paste": true, "factory": true, "specification": true,
 }
 
 // dropFinalY turns a consonant-y ending into the bare stem: recovery → recover.

@@ -28,6 +28,10 @@ func TestStemGroups(t *testing.T) {
 		{"pointer", "pointers"},
 		{"state", "states"},
 		{"theme", "themes"},
+		{"cancel", "cancelled", "canceled", "cancelling"},
+		{"label", "labelled", "labels"},
+		{"control", "controlled", "controller", "controls"},
+		{"factory", "factories"},
 	}
 	for _, g := range groups {
 		want := Stem(g[0])
@@ -38,7 +42,7 @@ func TestStemGroups(t *testing.T) {
 		}
 	}
 	// Nouns in -er that name something else than their stem stay apart.
-	for _, pair := range [][2]string{{"header", "head"}, {"headers", "heads"}, {"pointer", "point"}, {"container", "contains"}, {"helper", "help"}, {"timer", "time"}, {"owner", "own"}, {"outer", "out"}, {"power", "pow"}, {"letters", "let"}, {"folder", "fold"}, {"state", "stat"}, {"statements", "state"}, {"themes", "them"}, {"locale", "local"}, {"ready", "read"}} {
+	for _, pair := range [][2]string{{"header", "head"}, {"headers", "heads"}, {"pointer", "point"}, {"container", "contains"}, {"helper", "help"}, {"timer", "time"}, {"owner", "own"}, {"outer", "out"}, {"power", "pow"}, {"letters", "let"}, {"folder", "fold"}, {"state", "stat"}, {"statements", "state"}, {"themes", "them"}, {"locale", "local"}, {"ready", "read"}, {"factory", "factor"}, {"specification", "specific"}, {"paste", "past"}, {"proper", "props"}} {
 		if Stem(pair[0]) == Stem(pair[1]) {
 			t.Errorf("Stem(%q) = Stem(%q) = %q: want them apart", pair[0], pair[1], Stem(pair[0]))
 		}
@@ -60,9 +64,11 @@ func TestStemLeavesShortAndIdentifiers(t *testing.T) {
 			}
 		}
 	}
-	// Distinct words stay distinct.
-	for _, pair := range [][2]string{{"status", "state"}, {"cat", "cats"}} {
-		_ = pair
+	// A doubled l is undoubled only in a longer stem (cancelled → cancel).
+	for _, w := range []string{"call", "fill", "shell", "null", "poll", "spell", "small"} {
+		if got := Stem(w); got != w {
+			t.Errorf("Stem(%q) = %q, want unchanged", w, got)
+		}
 	}
 	if Stem("status") == Stem("state") {
 		t.Errorf("status and state fold together")

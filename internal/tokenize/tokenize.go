@@ -13,7 +13,7 @@ import (
 // Version identifies how text becomes terms (splitting and stemming). An
 // index records it; when it changes, the next index run rebuilds, since
 // old and new terms would not meet.
-const Version = "4"
+const Version = "5"
 
 // MaxTermLen bounds a term; longer runs (base64 blobs, minified code) are
 // not useful search terms.
