@@ -78,12 +78,11 @@ func stripSuffix(t string, rules []suffixRule, round int) (string, bool) {
 	return t, false
 }
 
-// keepsEr are nouns in -er that name something other than what their
+// keepsEr are words in -er that name something other than what their
 // stem names: a header is not a head (HTTP's HEAD), a pointer not a point,
 // a container not what contains does, a helper not help, a timer not
 // time, an owner not own, outer not out, power not pow, a letter not let,
-// a folder not fold, proper not props. Stem keeps their
-// -er, as it keeps the whole word of what no rule strips.
+// a folder not fold, proper not props. Stem keeps their -er.
 var keepsEr = map[string]bool{
 	"header": true, "pointer": true, "container": true, "helper": true,
 	"timer": true, "owner": true, "outer": true, "power": true,
