@@ -299,20 +299,10 @@ func decodeSymbols(b []byte, all bool, kinds []string) (symbols.File, error) {
 			def.Chunk = d.int()
 		}
 	}
-	if n := d.count(); n > 0 && all {
-		f.References = make([]symbols.Reference, n)
-		line, chunk := 0, 0
-		for i := range f.References {
-			r := &f.References[i]
-			r.Name, r.Kind, r.Qualifier, r.Target, r.Alias, r.Source = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
-			line += d.int()
-			r.Line = line
-			r.Args = d.int()
-			r.Enclosing = d.int()
-			chunk += d.int()
-			r.Chunk = chunk
+	if n := d.count(); n > 0 {
+		if all {
+			f.References = make([]symbols.Reference, 0, n)
 		}
-	} else if n > 0 {
 		line, chunk := 0, 0
 		for range n {
 			name, kind, qual, target, alias, source := d.index(), d.index(), d.index(), d.index(), d.index(), d.index()
@@ -323,7 +313,7 @@ func decodeSymbols(b []byte, all bool, kinds []string) (symbols.File, error) {
 				break
 			}
 			t := d.table // the indexes are in range: d.err is nil
-			if slices.Contains(kinds, t[kind]) {
+			if all || slices.Contains(kinds, t[kind]) {
 				f.References = append(f.References, symbols.Reference{Name: t[name], Kind: t[kind], Qualifier: t[qual],
 					Target: t[target], Alias: t[alias], Source: t[source],
 					Line: line, Args: args, Enclosing: enclosing, Chunk: chunk})
