@@ -861,7 +861,7 @@ func declarationsMultiplier(q Query, stats *fileStats, slot int32) float64 {
 }
 
 // typeWords are words that ask for a type's declaration.
-var typeWords = stemSet("type", "types", "interface", "interfaces", "typed", "typing", "typings", "signature", "signatures", "generic", "generics", "declaration", "declarations", "declare")
+var typeWords = stemSet("type", "typed", "typings", "interface", "signature", "generic", "declaration", "declare")
 
 // docFolders name folders that hold a project's documentation.
 var docFolders = map[string]bool{"doc": true, "docs": true, "documentation": true, "man": true, "manual": true}
